@@ -1,0 +1,455 @@
+/*
+ * check.c - the rules: lock order (instance and class graphs, read/write
+ * aware, gate locks), self-deadlock, and misuse (unlock of a lock not held,
+ * unlock by a non-owner, destroy or free while held, exit while holding,
+ * failed assertions).  Everything here runs with graph_lock held and only
+ * builds report snapshots; printing happens after graph_lock is dropped.
+ */
+#include "chain.h"
+#include "config.h"
+#include "core.h"
+#include "report.h"
+#include "stack.h"
+
+/* Per-acquisition state of the order check. */
+struct order_ctx {
+    struct uld_thread *t;
+    struct uld_lock *x;            /* the lock being acquired */
+    unsigned subclass, mode;
+    int x_rread;                   /* acquired as a recursive reader */
+    uint32_t stack_id;             /* current stack, captured on demand */
+    int reach_done;                /* uld_bfs_reach() result valid for `to` */
+    int found_instance_cycle;
+};
+
+static uint64_t mix64(uint64_t h, uint64_t v)
+{
+    return uld_chain_mix(uld_chain_mix(h, (uint32_t)v, 0), (uint32_t)(v >> 32), 1);
+}
+
+static struct uld_lock *held_lock(const struct uld_held *h)
+{
+    struct uld_lock *l = h->lock;
+    if (l && l->id == h->lock_id && atomic_load(&l->addr) == h->addr)
+        return l;
+    return NULL;
+}
+
+static uint32_t current_stack(struct order_ctx *c)
+{
+    if (!c->stack_id)
+        c->stack_id = uld_stack_capture();
+    return c->stack_id;
+}
+
+struct uld_lock *uld_lock_first_use(uintptr_t addr, struct uld_lockdesc d, uintptr_t ip)
+{
+    struct uld_lock *l = uld_lock_create(addr, d, ULD_SITE_FIRST_USE, ip, NULL);
+    if (!l)
+        atomic_store(&uld_untracked_locks, 1);
+    return l;
+}
+
+static void fill_thread(struct uld_report *r, struct uld_thread *t, uintptr_t ip)
+{
+    uld_thread_refresh_name(t);
+    r->tid = t->tid;
+    r->serial = t->serial;
+    memcpy(r->thread_name, t->name, sizeof(r->thread_name));
+    r->ip = ip;
+}
+
+/* The thread's held locks; those not already in the report are context only. */
+static void fill_held(struct uld_report *r, struct uld_thread *t, int are_subject)
+{
+    for (int i = 0; i < t->depth && r->nheld < ULD_R_MAX_HELD; i++) {
+        struct uld_held *h = &t->held[i];
+        struct uld_lock *l = held_lock(h);
+        if (!l)
+            continue;
+        int known = r->nlocks;
+        int idx = uld_report_add_lock(r, l, h->subclass);
+        if (idx < 0)
+            continue;
+        if (idx >= known && !are_subject)
+            r->locks[idx].context = 1;
+        r->held[r->nheld++] = (struct uld_rheld){idx, h->mode, h->ip};
+    }
+}
+
+/* ---- self-deadlock ---------------------------------------------------- */
+
+static const char *relock_problem(const struct uld_lock *l, unsigned held_mode, unsigned mode)
+{
+    switch (l->type) {
+    case ULD_TYPE_MUTEX:
+        if (l->flags & ULD_LF_RECURSIVE)
+            return NULL;
+        return (l->flags & ULD_LF_ERRORCHECK)
+                   ? "error-checking mutex locked again by its owner (returns EDEADLK)"
+                   : "non-recursive mutex locked again by its owner";
+    case ULD_TYPE_SPIN:
+        return "spinlock locked again by its owner";
+    case ULD_TYPE_RWLOCK:
+        if (!(held_mode & ULD_MODE_READ))
+            return (mode & ULD_MODE_READ) ? "rwlock held for writing, read-locked again"
+                                          : "rwlock write-locked twice";
+        if (!(mode & ULD_MODE_READ))
+            return "rwlock held for reading, write-locked by the same thread (upgrade)";
+        if (l->flags & ULD_LF_WRITER_PREF)
+            return "writer-preferring rwlock read-locked twice: a writer queued in between "
+                   "blocks the second read";
+        return NULL;
+    default:
+        if (l->flags & ULD_LF_RECURSIVE)
+            return NULL;
+        if ((held_mode & mode & ULD_MODE_READ) && (l->flags & ULD_LF_READ_RECURSIVE))
+            return NULL;
+        return "lock acquired again by its owner";
+    }
+}
+
+/* Returns 1 if x is already held (reported or not): no edges then. */
+static int check_relock(struct order_ctx *c, uintptr_t ip)
+{
+    struct uld_thread *t = c->t;
+    for (int i = t->depth - 1; i >= 0; i--) {
+        if (t->held[i].lock_id != c->x->id)
+            continue;
+        const char *why = relock_problem(c->x, t->held[i].mode, c->mode);
+        if (!why)
+            return 1;
+        uint64_t key = mix64(mix64(ULD_R_SELF_DEADLOCK, c->x->cls->node.id), ip);
+        if (uld_report_seen(key))
+            return 1;
+        struct uld_report *r = uld_report_new(ULD_R_SELF_DEADLOCK);
+        if (!r)
+            return 1;
+        fill_thread(r, t, ip);
+        r->target = uld_report_add_lock(r, c->x, c->subclass);
+        r->target_mode = (uint8_t)c->mode;
+        r->stack_id = current_stack(c);
+        uld_snprintf(r->detail, sizeof(r->detail), "%s", why);
+        fill_held(r, t, 0);
+        uld_report_submit(r, key);
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- lock order ------------------------------------------------------- */
+
+static struct uld_class *class_of_node(struct uld_graph *g, struct uld_node *n)
+{
+    if (g == &uld_class_graph)
+        return n->owner;
+    return uld_lock_class(n->owner, n->subclass);
+}
+
+/* Insertion sort: tiny arrays, and no libc call that might allocate. */
+static void sort_u32(uint32_t *v, int n)
+{
+    for (int i = 1; i < n; i++) {
+        uint32_t x = v[i];
+        int j = i;
+        for (; j > 0 && v[j - 1] > x; j--)
+            v[j] = v[j - 1];
+        v[j] = x;
+    }
+}
+
+static uint64_t key_of_set(int kind, uint32_t *ids, int n)
+{
+    sort_u32(ids, n);
+    uint64_t key = (uint64_t)kind;
+    for (int i = 0; i < n; i++)
+        key = mix64(key, ids[i]);
+    return key;
+}
+
+/*
+ * Deduplication: one report per set of classes on the cycle, so a buggy
+ * loop over many objects reports once.  The cycle's nodes are path[0]'s
+ * source (the lock being acquired) and every path edge's target.
+ */
+static uint64_t cycle_key(int kind, struct uld_graph *g, struct uld_edge **path, int n)
+{
+    uint32_t ids[ULD_MAX_CYCLE + 1];
+    int k = 0;
+    ids[k++] = class_of_node(g, path[0]->from)->node.id;
+    for (int i = 0; i < n; i++)
+        ids[k++] = class_of_node(g, path[i]->to)->node.id;
+    return key_of_set(kind, ids, k);
+}
+
+/* A lock of a class-graph edge end: the recorded instance if it still exists. */
+static int add_edge_end(struct uld_report *r, struct uld_graph *g, struct uld_node *n,
+                        struct uld_lock *l, uint32_t id)
+{
+    if (g == &uld_lock_graph)
+        return uld_report_add_lock(r, n->owner, n->subclass);
+    if (l && l->id == id && atomic_load(&l->addr))
+        return uld_report_add_lock(r, l, n->subclass);
+    return uld_report_add_class(r, n->owner);
+}
+
+static void add_step(struct uld_report *r, struct uld_graph *g, struct uld_edge *e)
+{
+    if (r->nsteps >= ULD_R_MAX_LOCKS)
+        return;
+    struct uld_rstep *s = &r->steps[r->nsteps++];
+    s->from = add_edge_end(r, g, e->from, e->from_lock, e->from_lock_id);
+    s->to = add_edge_end(r, g, e->to, e->to_lock, e->to_lock_id);
+    s->types = e->types;
+    s->from_mode = e->from_mode;
+    s->to_mode = e->to_mode;
+    s->stack_id = e->stack_id;
+    s->from_ip = e->from_ip;
+    s->tid = e->tid;
+    s->serial = e->thread_serial;
+}
+
+/*
+ * Report the cycle new -> path[0] -> ... -> path[n-1], where new is the edge
+ * h -> x being recorded now and the path leads from x back to h.
+ */
+static void report_cycle(struct order_ctx *c, struct uld_graph *g, struct uld_edge *new_edge,
+                         struct uld_edge **path, int n, uintptr_t ip)
+{
+    int is_class = g == &uld_class_graph;
+    int kind = is_class ? ULD_R_CLASS_ORDER : ULD_R_LOCK_ORDER;
+    uint64_t key = cycle_key(kind, g, path, n);
+    if (is_class) {
+        if (!uld_config.class_warnings || c->found_instance_cycle ||
+            uld_report_seen(cycle_key(ULD_R_LOCK_ORDER, g, path, n)))
+            return;
+    } else {
+        c->found_instance_cycle = 1;
+    }
+    if (uld_report_seen(key))
+        return;
+    struct uld_report *r = uld_report_new(kind);
+    if (!r)
+        return;
+    fill_thread(r, c->t, ip);
+    r->target = add_edge_end(r, g, new_edge->to, c->x, c->x->id);
+    r->target_mode = (uint8_t)c->mode;
+    r->stack_id = current_stack(c);
+    add_step(r, g, new_edge);
+    r->steps[0].stack_id = r->stack_id; /* this edge: the acquisition happening now */
+    r->steps[0].to_mode = (uint8_t)c->mode;
+    r->steps[0].tid = c->t->tid;
+    r->steps[0].serial = c->t->serial;
+    for (int i = 0; i < n; i++)
+        add_step(r, g, path[i]);
+    if (is_class) { /* the cycle's classes (each step's source), with a lock seen in each */
+        for (int i = 0; i <= n && i < r->nsteps; i++) {
+            struct uld_edge *e = i == 0 ? new_edge : path[i - 1];
+            r->classes[r->nclasses] = ((struct uld_class *)e->from->owner)->node.id;
+            r->class_lock[r->nclasses++] = r->steps[i].from;
+        }
+    }
+    fill_held(r, c->t, 0);
+    uld_report_submit(r, key);
+}
+
+/* The lock id guarding both the new edge and every edge of the path, or 0. */
+static uint32_t common_gate(struct uld_edge *new_edge, struct uld_edge **path, int n)
+{
+    for (int i = 0; i < new_edge->ngates; i++)
+        if (uld_path_gated_by(path, n, new_edge->gates[i]))
+            return new_edge->gates[i];
+    return 0;
+}
+
+static void check_cycle(struct order_ctx *c, struct uld_graph *g, struct uld_edge *e,
+                        int from_shared, uintptr_t ip)
+{
+    struct uld_edge *path[ULD_MAX_CYCLE];
+    if (!c->reach_done) {
+        if (uld_bfs_reach(e->to, c->x_rread) < 0)
+            uld_report_limit("cycle-search queue", ULD_BFS_QUEUE, NULL);
+        c->reach_done = 1;
+    }
+    int n = uld_bfs_closes(e->to, e->from, from_shared, path, ULD_MAX_CYCLE);
+    if (n <= 0)
+        return;
+    if (common_gate(e, path, n)) {
+        /* Every edge ran under one exclusive lock: look for an unguarded cycle. */
+        n = uld_bfs_ungated(e->to, c->x_rread, e->from, from_shared, e->gates, e->ngates,
+                            path, ULD_MAX_CYCLE);
+        c->reach_done = 0;
+        if (n <= 0)
+            return;
+    }
+    report_cycle(c, g, e, path, n, ip);
+}
+
+/* Record from -> to in graph g for held entry h; check for a cycle if it is news. */
+static void add_dependency(struct order_ctx *c, struct uld_graph *g, struct uld_node *from,
+                           struct uld_node *to, const struct uld_held *h,
+                           struct uld_lock *hl, const uint32_t *gates, int ngates,
+                           uintptr_t ip)
+{
+    struct uld_edge *e;
+    unsigned type = uld_dep_type(h->mode & ULD_MODE_READ, c->x_rread);
+    enum uld_edge_change ch = uld_graph_add(g, from, to, type, gates, ngates, &e);
+    if (ch == ULD_EDGE_FULL) {
+        uld_report_limit("dependency-edge", uld_config.max_edges, "max_edges");
+        return;
+    }
+    if (ch == ULD_EDGE_NEW || ch == ULD_EDGE_NEW_TYPE) {
+        /* remember the recording that made the edge what it is now */
+        e->stack_id = current_stack(c);
+        e->from_mode = h->mode;
+        e->to_mode = (uint8_t)c->mode;
+        e->from_ip = h->ip;
+        e->tid = c->t->tid;
+        e->thread_serial = c->t->serial;
+        e->from_lock = hl;
+        e->from_lock_id = hl->id;
+        e->to_lock = c->x;
+        e->to_lock_id = c->x->id;
+    }
+    if (ch != ULD_EDGE_SAME)
+        check_cycle(c, g, e, h->mode & ULD_MODE_READ, ip);
+}
+
+/* Exclusively held locks other than `skip`, oldest first: candidate gates. */
+static int gates_for(const struct uld_thread *t, uint32_t skip, uint32_t x_id, uint32_t *out)
+{
+    int n = 0;
+    for (int i = 0; i < t->depth && n < ULD_MAX_GATES; i++) {
+        const struct uld_held *h = &t->held[i];
+        if ((h->mode & (ULD_MODE_READ | ULD_MODE_NOCHECK)) || h->lock_id == skip ||
+            h->lock_id == x_id || !held_lock(h))
+            continue;
+        out[n++] = h->lock_id;
+    }
+    return n;
+}
+
+static void order_pass(struct order_ctx *c, struct uld_graph *g, uintptr_t ip)
+{
+    struct uld_thread *t = c->t;
+    struct uld_node *xn = g == &uld_lock_graph ? uld_lock_node(c->x, c->subclass)
+                                               : &uld_lock_class(c->x, c->subclass)->node;
+    c->reach_done = 0;
+    for (int i = 0; i < t->depth; i++) {
+        const struct uld_held *h = &t->held[i];
+        struct uld_lock *hl;
+        if ((h->mode & ULD_MODE_NOCHECK) || !(hl = held_lock(h)) || hl == c->x)
+            continue;
+        struct uld_node *hn = g == &uld_lock_graph ? uld_lock_node(hl, h->subclass)
+                                                   : &uld_lock_class(hl, h->subclass)->node;
+        if (hn == xn) /* same class: judged by instance order, not flagged */
+            continue;
+        uint32_t gates[ULD_MAX_GATES];
+        int ngates = gates_for(t, h->lock_id, c->x->id, gates);
+        add_dependency(c, g, hn, xn, h, hl, gates, ngates, ip);
+    }
+}
+
+void uld_check_acquire(struct uld_thread *t, struct uld_lock *l, unsigned subclass,
+                       unsigned mode, uintptr_t ip)
+{
+    if (atomic_load(&l->addr) == 0) /* destroyed under our feet */
+        return;
+    struct order_ctx c = {
+        .t = t,
+        .x = l,
+        .subclass = subclass,
+        .mode = mode,
+        .x_rread = (mode & ULD_MODE_READ) && uld_read_is_recursive(l),
+    };
+    if (check_relock(&c, ip))
+        return;
+    order_pass(&c, &uld_lock_graph, ip);
+    order_pass(&c, &uld_class_graph, ip);
+}
+
+/* ---- misuse ----------------------------------------------------------- */
+
+static void report_misuse(int kind, struct uld_thread *t, struct uld_lock *l, uintptr_t ip,
+                          const char *detail, int other_tid)
+{
+    uint64_t key = mix64(mix64(kind, l ? l->cls->node.id : 0), ip);
+    if (uld_report_seen(key))
+        return;
+    struct uld_report *r = uld_report_new(kind);
+    if (!r)
+        return;
+    fill_thread(r, t, ip);
+    r->target = l ? uld_report_add_lock(r, l, 0) : -1;
+    r->stack_id = uld_stack_capture();
+    r->other_tid = other_tid;
+    uld_snprintf(r->detail, sizeof(r->detail), "%s", detail);
+    fill_held(r, t, 0);
+    uld_report_submit(r, key);
+}
+
+void uld_check_unlock_misuse(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d,
+                             enum uld_owner_hint owner, uintptr_t ip)
+{
+    if (owner == ULD_OWNER_SELF)
+        return; /* ours, acquired where we could not see it (e.g. before start-up) */
+    struct uld_lock *l = uld_lock_lookup(addr);
+    if (!l && atomic_load(&uld_untracked_locks))
+        return; /* a table filled up: it may have been locked untracked */
+    if (!l)
+        l = uld_lock_first_use(addr, d, ip);
+    if (owner == ULD_OWNER_OTHER)
+        report_misuse(ULD_R_UNLOCK_NOT_OWNER, t, l, ip,
+                      "unlock of a lock held by another thread", 0);
+    else
+        report_misuse(ULD_R_UNLOCK_NOT_HELD, t, l, ip, "unlock of a lock that is not held",
+                      0);
+}
+
+void uld_check_destroy_held(struct uld_thread *t, struct uld_lock *l, uintptr_t addr,
+                            int held_elsewhere, int freed, uintptr_t ip)
+{
+    (void)addr;
+    if (!l)
+        return; /* locked where we could not see it: nothing reliable to say */
+    const char *what = freed ? held_elsewhere ? "memory freed while another thread holds the lock"
+                                              : "memory freed while this thread holds the lock"
+                       : held_elsewhere ? "lock destroyed while another thread holds it"
+                                        : "lock destroyed while this thread holds it";
+    report_misuse(ULD_R_DESTROY_HELD, t, l, ip, what, 0);
+}
+
+void uld_check_assert_held(struct uld_thread *t, uintptr_t addr, uintptr_t ip)
+{
+    if (uld_held_find(t, addr) >= 0)
+        return;
+    struct uld_lock *l = uld_lock_lookup(addr);
+    if (!l)
+        l = uld_lock_first_use(addr, (struct uld_lockdesc){ULD_TYPE_CUSTOM, 0}, ip);
+    report_misuse(ULD_R_ASSERT_NOT_HELD, t, l, ip, "uld_assert_held() failed", 0);
+}
+
+void uld_check_exit_holding(struct uld_thread *t)
+{
+    uint32_t ids[ULD_R_MAX_HELD];
+    int n = 0;
+    for (int i = 0; i < t->depth && n < ULD_R_MAX_HELD; i++) {
+        struct uld_lock *l = held_lock(&t->held[i]);
+        if (l)
+            ids[n++] = l->cls->node.id;
+    }
+    if (n == 0)
+        return;
+    uint64_t key = key_of_set(ULD_R_EXIT_HOLDING, ids, n);
+    if (uld_report_seen(key))
+        return;
+    struct uld_report *r = uld_report_new(ULD_R_EXIT_HOLDING);
+    if (!r)
+        return;
+    fill_thread(r, t, 0);
+    r->target = -1;
+    uld_snprintf(r->detail, sizeof(r->detail), "thread exiting while holding %d lock%s",
+                 t->depth, t->depth == 1 ? "" : "s");
+    fill_held(r, t, 1);
+    uld_report_submit(r, key);
+}

@@ -1,0 +1,82 @@
+/*
+ * class.c - lock classes, keyed by (site or address or annotation key,
+ * subclass, kind), and the test for "this lock is a static variable".
+ * Classes live for the whole process.  Protected by graph_lock.
+ */
+#include "config.h"
+#include "lock.h"
+#include "report.h"
+
+#include <link.h>
+
+static struct uld_class *classes;
+static long nclasses;
+
+long uld_class_count(void)
+{
+    return nclasses;
+}
+
+struct uld_class *uld_class_get(uintptr_t key, unsigned subclass, int kind, uint8_t type,
+                                const char *name)
+{
+    struct uld_class_key k;
+    struct uld_class *c;
+    memset(&k, 0, sizeof(k));
+    k.key = key;
+    k.subclass = subclass;
+    k.kind = (uint32_t)kind;
+    HASH_FIND(hh, classes, &k, sizeof(k), c);
+    if (c) {
+        if (name && !c->name)
+            c->name = uld_strdup(name);
+        return c;
+    }
+    if (nclasses >= uld_config.max_classes) {
+        uld_report_limit("lock-class", uld_config.max_classes, "max_classes");
+        return NULL;
+    }
+    c = uld_alloc(sizeof(*c));
+    if (!c)
+        return NULL;
+    c->k = k;
+    c->type = type;
+    c->name = name ? uld_strdup(name) : NULL;
+    uld_node_init(&c->node, uld_next_node_id(), (uint8_t)subclass, c);
+    c->base = subclass ? uld_class_get(key, 0, kind, type, name) : c;
+    if (!c->base)
+        c->base = c;
+    HASH_ADD(hh, classes, k, sizeof(c->k), c);
+    nclasses++;
+    return c;
+}
+
+struct static_query {
+    uintptr_t addr;
+    int found;
+};
+
+static int find_segment(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    struct static_query *q = arg;
+    (void)size;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_W))
+            continue;
+        uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+        if (q->addr >= start && q->addr < start + ph->p_memsz) {
+            q->found = 1;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Is addr inside a loaded object's writable segment (.data, .bss)? */
+int uld_addr_is_static(uintptr_t addr)
+{
+    struct static_query q = {addr, 0};
+    dl_iterate_phdr(find_segment, &q);
+    return q.found;
+}

@@ -1,0 +1,38 @@
+/*
+ * config.h - run-time options, parsed once from ULOCKDEP_OPTIONS
+ * (key=value:key=value) before the first lock is validated; read-only after.
+ */
+#ifndef ULD_CONFIG_H
+#define ULD_CONFIG_H
+
+#include "internal.h"
+
+#define ULD_PATH_MAX 512
+
+struct uld_config {
+    char log_path[ULD_PATH_MAX];   /* human reports; empty: stderr */
+    char json_path[ULD_PATH_MAX];  /* JSON Lines; empty: none */
+    /* numeric options are all long: one parser, one table */
+    long exitcode;                  /* exit status when errors were reported; 0: keep */
+    long verbosity;                 /* 0 one line per report, 1 full reports, 2 debug */
+    long symbolize;                 /* resolve function/file:line in reports */
+    long max_frames;                /* frames per stack trace */
+    long class_warnings;            /* report class-order-inversion */
+    long halt_on_error;             /* abort() after the first error */
+    long summary;                   /* one line at exit when anything was reported */
+    long max_edges;                /* dependency edges, both graphs */
+    long max_locks;                /* live lock instances */
+    long max_classes;              /* lock classes */
+    long chain_cache_bits;          /* log2 of chain-cache slots */
+};
+
+extern struct uld_config uld_config ULD_HIDDEN;
+
+/* Fill defaults, then apply `opts` (may be NULL).  Errors are printed one
+ * line each and the option keeps its default.  Returns the error count. */
+int uld_config_parse(const char *opts) ULD_HIDDEN;
+
+/* Expand %p to the pid in a path option. */
+void uld_config_expand_path(const char *in, char *out, size_t n) ULD_HIDDEN;
+
+#endif

@@ -1,0 +1,469 @@
+/*
+ * core.c - entry points: the recursion guard, the fast path (chain-cache
+ * hit: no global lock, no allocation), dispatch to the checks in check.c,
+ * and process/thread lifecycle.  graph_lock protects the graphs, classes,
+ * the lock map's writers and the stack depot.
+ */
+#include "core.h"
+
+#include "chain.h"
+#include "config.h"
+#include "report.h"
+#include "stack.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+struct uld_mutex uld_graph_lock;
+_Atomic int uld_state;
+_Atomic int uld_untracked_locks;
+struct uld_graph uld_lock_graph = {.name = "lock"};
+struct uld_graph uld_class_graph = {.name = "class"};
+
+static pthread_key_t thread_key;
+
+/* What uld_acquire_end() has to do. */
+enum { ACT_NONE, ACT_PUSH, ACT_NEST, ACT_OVERFLOW };
+
+static void thread_key_destructor(void *arg);
+
+void uld_init(void)
+{
+    int expected = ULD_STATE_OFF;
+    if (!atomic_compare_exchange_strong(&uld_state, &expected, ULD_STATE_INITIALISING))
+        return;
+    uld_busy++;
+    int saved = errno;
+    uld_config_parse(getenv("ULOCKDEP_OPTIONS"));
+    int ok = uld_lockmap_init();
+    if (!uld_chain_init((int)uld_config.chain_cache_bits))
+        uld_warn("cannot map the chain cache; every acquisition takes the slow path");
+    uld_report_open_outputs();
+    ok = ok && pthread_key_create(&thread_key, thread_key_destructor) == 0;
+    errno = saved;
+    uld_busy--;
+    if (!ok)
+        uld_warn("initialisation failed (out of memory?); checking is off");
+    atomic_store(&uld_state, ok ? ULD_STATE_READY : ULD_STATE_FAILED);
+}
+
+int uld_self_tid(void)
+{
+    return uld_gettid();
+}
+
+void uld_set_own_text(uintptr_t lo, uintptr_t hi)
+{
+    uld_stack_set_skip_range(lo, hi);
+}
+
+int uld_is_ready(void)
+{
+    return atomic_load(&uld_state) == ULD_STATE_READY;
+}
+
+struct uld_thread *uld_thread_attach(void)
+{
+    struct uld_thread *t = uld_thread_create();
+    if (!t)
+        return NULL;
+    uld_self = t;
+    pthread_setspecific(thread_key, t);
+    return t;
+}
+
+/* ---- acquire / release --------------------------------------------- */
+
+/* Look up, else create under graph_lock (first use without an init call). */
+static struct uld_lock *lock_get(uintptr_t addr, struct uld_lockdesc d, uintptr_t ip)
+{
+    struct uld_lock *l = uld_lock_lookup(addr);
+    if (likely(l != NULL))
+        return l;
+    int saved = errno;
+    uld_mutex_lock(&uld_graph_lock);
+    l = uld_lock_lookup(addr);
+    if (!l)
+        l = uld_lock_first_use(addr, d, ip);
+    uld_mutex_unlock(&uld_graph_lock);
+    uld_report_flush();
+    errno = saved;
+    return l;
+}
+
+/* An annotation named the lock before its first acquisition told its type. */
+static void lock_retype(struct uld_lock *l, struct uld_lockdesc d)
+{
+    uld_mutex_lock(&uld_graph_lock);
+    l->type = d.type;
+    l->flags = d.flags;
+    uld_mutex_unlock(&uld_graph_lock);
+}
+
+/* Node id for (lock, subclass); subclass nodes are created on first use. */
+static uint32_t node_id_of(struct uld_lock *l, unsigned subclass)
+{
+    if (subclass == 0)
+        return l->id;
+    if (subclass < ULD_NUM_SUBCLASSES && l->sub[subclass])
+        return l->sub[subclass]->node.id;
+    uld_mutex_lock(&uld_graph_lock);
+    uint32_t id = uld_lock_node(l, subclass)->id;
+    uld_mutex_unlock(&uld_graph_lock);
+    return id;
+}
+
+static void validate(struct uld_thread *t, struct uld_lock *l, unsigned subclass,
+                     unsigned mode, uintptr_t ip, uint64_t key)
+{
+    int saved = errno;
+    uint64_t start = uld_now_ns();
+    uld_mutex_lock(&uld_graph_lock);
+    if (!uld_chain_contains(key)) {
+        uld_check_acquire(t, l, subclass, mode, ip);
+        uld_chain_insert(key);
+    }
+    uld_mutex_unlock(&uld_graph_lock);
+    uld_report_flush();
+    t->slow_ns += uld_now_ns() - start;
+    errno = saved;
+}
+
+/* May the owner take this lock again in `mode` without blocking? */
+static int reentry_allowed(const struct uld_lock *l, const struct uld_held *h, unsigned mode)
+{
+    if (l->flags & ULD_LF_RECURSIVE)
+        return 1;
+    return (mode & ULD_MODE_READ) && (h->mode & ULD_MODE_READ) && uld_read_is_recursive(l);
+}
+
+/* The body of an acquisition, for an explicit subclass; uld_busy is set. */
+static void begin_acquire(struct uld_thread *t, struct uld_acq *a, uintptr_t addr,
+                          struct uld_lockdesc d, unsigned mode, unsigned subclass,
+                          uintptr_t ip)
+{
+    a->thread = t;
+    a->addr = addr;
+    a->ip = ip;
+    a->action = ACT_OVERFLOW;
+    if (unlikely(t->depth >= ULD_MAX_HELD)) {
+        ULD_WARN_ONCE(1, "a thread holds more than %d locks; deeper ones are not checked",
+                      ULD_MAX_HELD);
+        return;
+    }
+    struct uld_lock *l = lock_get(addr, d, ip);
+    if (unlikely(!l)) /* a table is full: this lock goes unchecked */
+        return;
+    if (unlikely(l->type != d.type || l->flags != d.flags))
+        lock_retype(l, d);
+    if (unlikely((l->flags & (ULD_LF_RECURSIVE | ULD_LF_READ_RECURSIVE)) ||
+                 (l->type == ULD_TYPE_RWLOCK && (mode & ULD_MODE_READ)))) {
+        int i = uld_held_find(t, addr);
+        if (i >= 0 && reentry_allowed(l, &t->held[i], mode)) {
+            a->action = ACT_NEST;
+            return;
+        }
+    }
+    if (unlikely(t->disabled))
+        mode |= ULD_MODE_NOCHECK;
+    a->lock = l;
+    a->lock_id = l->id;
+    a->node_id = node_id_of(l, subclass);
+    a->subclass = (uint8_t)subclass;
+    a->mode = (uint8_t)mode;
+    a->prev_key = uld_held_top_key(t);
+    a->key = uld_chain_mix(a->prev_key, a->node_id, mode);
+    a->action = ACT_PUSH;
+    /* A trylock never waits, so it adds no dependency into the lock. */
+    if (mode & (ULD_MODE_TRY | ULD_MODE_NOCHECK))
+        return;
+    if (likely(uld_chain_contains(a->key))) {
+        t->chain_hits++;
+    } else {
+        t->chain_misses++;
+        validate(t, l, subclass, mode, ip, a->key);
+    }
+}
+
+int uld_acquire_begin(struct uld_acq *a, const void *lock, struct uld_lockdesc d,
+                      unsigned af, uintptr_t ip)
+{
+    struct uld_thread *t = uld_enter();
+    if (!t)
+        return 0;
+    uintptr_t addr = (uintptr_t)lock;
+    unsigned mode = ((af & ULD_AF_READ) ? ULD_MODE_READ : 0) |
+                    ((af & ULD_AF_TRY) ? ULD_MODE_TRY : 0);
+    unsigned subclass = 0;
+    if (unlikely(t->nest_addr == addr)) {
+        subclass = t->nest_subclass;
+        t->nest_addr = 0;
+    }
+    begin_acquire(t, a, addr, d, mode, subclass, ip);
+    uld_leave();
+    return 1;
+}
+
+void uld_acquire_end(struct uld_acq *a, int acquired)
+{
+    struct uld_thread *t = a->thread;
+    if (!acquired)
+        return;
+    uld_busy++;
+    int i;
+    switch (a->action) {
+    case ACT_NEST:
+        if ((i = uld_held_find(t, a->addr)) >= 0)
+            t->held[i].nest++;
+        break;
+    case ACT_OVERFLOW:
+        t->overflow++;
+        break;
+    case ACT_PUSH:
+        if (t->depth >= ULD_MAX_HELD) {
+            t->overflow++;
+            break;
+        }
+        struct uld_held *h = &t->held[t->depth];
+        uint64_t top = uld_held_top_key(t);
+        h->chain_key = top == a->prev_key ? a->key : uld_chain_mix(top, a->node_id, a->mode);
+        h->addr = a->addr;
+        h->lock = a->lock;
+        h->lock_id = a->lock_id;
+        h->node_id = a->node_id;
+        h->ip = a->ip;
+        h->nest = 0;
+        h->mode = a->mode;
+        h->subclass = a->subclass;
+        h->type = a->lock->type;
+        t->depth++;
+        break;
+    }
+    uld_busy--;
+}
+
+static enum uld_owner_hint owner_hint(int owner_tid)
+{
+    if (owner_tid == 0)
+        return ULD_OWNER_NONE;
+    return owner_tid == uld_gettid() ? ULD_OWNER_SELF : ULD_OWNER_OTHER;
+}
+
+int uld_on_release(const void *lock, struct uld_lockdesc d, int owner_tid, uintptr_t ip)
+{
+    struct uld_thread *t = uld_enter();
+    if (!t)
+        return 0;
+    uintptr_t addr = (uintptr_t)lock;
+    int i = t->depth - 1;
+    if (likely(i >= 0 && t->held[i].addr == addr) || (i = uld_held_find(t, addr)) >= 0) {
+        if (t->held[i].nest)
+            t->held[i].nest--;
+        else if (i == t->depth - 1)
+            t->depth--;
+        else
+            uld_held_remove(t, i);
+        uld_leave();
+        return 1;
+    }
+    if (t->overflow) {
+        t->overflow--;
+        uld_leave();
+        return 1;
+    }
+    int saved = errno;
+    uld_mutex_lock(&uld_graph_lock);
+    uld_check_unlock_misuse(t, addr, d, owner_hint(owner_tid), ip);
+    uld_mutex_unlock(&uld_graph_lock);
+    uld_report_flush();
+    errno = saved;
+    uld_leave();
+    return 0;
+}
+
+/* ---- lock lifetimes -------------------------------------------------- */
+
+void uld_lock_created(const void *lock, struct uld_lockdesc d, uintptr_t ip)
+{
+    struct uld_thread *t = uld_enter();
+    if (!t)
+        return;
+    int saved = errno;
+    uintptr_t addr = (uintptr_t)lock;
+    uld_mutex_lock(&uld_graph_lock);
+    struct uld_lock *old = uld_lock_lookup(addr);
+    if (old)
+        uld_lock_forget(old); /* re-initialised: a new lifetime, no inherited edges */
+    if (!uld_lock_create(addr, d, ULD_SITE_INIT, ip, NULL))
+        atomic_store(&uld_untracked_locks, 1);
+    uld_mutex_unlock(&uld_graph_lock);
+    errno = saved;
+    uld_leave();
+}
+
+void uld_lock_destroyed(const void *lock, struct uld_lockdesc d, int held_by_any,
+                        int destroyed, uintptr_t ip)
+{
+    struct uld_thread *t = uld_enter();
+    if (!t)
+        return;
+    (void)d;
+    int saved = errno;
+    uintptr_t addr = (uintptr_t)lock;
+    uld_mutex_lock(&uld_graph_lock);
+    struct uld_lock *l = uld_lock_lookup(addr);
+    int mine = uld_held_find(t, addr) >= 0;
+    if (mine || held_by_any)
+        uld_check_destroy_held(t, l, addr, !mine, 0, ip);
+    if (l && destroyed)
+        uld_lock_forget(l);
+    uld_mutex_unlock(&uld_graph_lock);
+    uld_report_flush();
+    errno = saved;
+    uld_leave();
+}
+
+int uld_range_may_hold_locks(const void *p, size_t n)
+{
+    return uld_lockmap_range_marked((uintptr_t)p, n);
+}
+
+struct range_ctx {
+    struct uld_thread *t;
+    uintptr_t ip;
+};
+
+static void forget_in_range(struct uld_lock *l, void *arg)
+{
+    struct range_ctx *c = arg;
+    uintptr_t addr = atomic_load(&l->addr);
+    if (uld_held_find(c->t, addr) >= 0)
+        uld_check_destroy_held(c->t, l, addr, 0, 1, c->ip);
+    uld_lock_forget(l);
+}
+
+void uld_range_released(const void *p, size_t n, uintptr_t ip)
+{
+    struct uld_thread *t = uld_enter();
+    if (!t)
+        return;
+    int saved = errno;
+    struct range_ctx c = {t, ip};
+    uld_mutex_lock(&uld_graph_lock);
+    uld_lockmap_for_range((uintptr_t)p, n, forget_in_range, &c);
+    uld_mutex_unlock(&uld_graph_lock);
+    uld_report_flush();
+    errno = saved;
+    uld_leave();
+}
+
+/* ---- condition variables -------------------------------------------- */
+
+/*
+ * pthread_cond_wait releases the mutex and re-acquires it before returning:
+ * the re-acquisition happens with whatever else the thread holds, so it is
+ * validated (before blocking) like any acquisition.
+ */
+int uld_cond_wait_begin(struct uld_acq *a, const void *cond, const void *mutex,
+                        struct uld_lockdesc d, uintptr_t ip)
+{
+    (void)cond;
+    struct uld_thread *t = uld_enter();
+    if (!t)
+        return 0;
+    uintptr_t addr = (uintptr_t)mutex;
+    int i = uld_held_find(t, addr);
+    if (i < 0) { /* not ours to track (or misuse, reported by the wait checks) */
+        uld_leave();
+        return 0;
+    }
+    struct uld_held h = t->held[i];
+    uld_held_remove(t, i); /* released for the duration of the wait */
+    begin_acquire(t, a, addr, d, h.mode & ULD_MODE_NOCHECK, h.subclass, ip);
+    a->nest = h.nest;
+    uld_leave();
+    return 1;
+}
+
+void uld_cond_wait_end(struct uld_acq *a)
+{
+    /* the mutex is held again whatever the wait returned */
+    uld_acquire_end(a, 1);
+    struct uld_thread *t = a->thread;
+    int i = uld_held_find(t, a->addr);
+    if (i >= 0)
+        t->held[i].nest = a->nest;
+}
+
+/* ---- threads, fork, exit --------------------------------------------- */
+
+static void thread_key_destructor(void *arg)
+{
+    struct uld_thread *t = arg;
+    if (!t || uld_self != t)
+        return;
+    uld_busy++;
+    if (t->depth > 0 && atomic_load(&uld_state) == ULD_STATE_READY) {
+        uld_mutex_lock(&uld_graph_lock);
+        uld_check_exit_holding(t);
+        uld_mutex_unlock(&uld_graph_lock);
+        uld_report_flush();
+    }
+    uld_self = ULD_THREAD_DEAD;
+    uld_thread_destroy(t);
+    uld_busy--;
+}
+
+void uld_thread_started(void)
+{
+    struct uld_thread *t = uld_enter();
+    if (t) {
+        uld_thread_refresh_name(t);
+        uld_leave();
+    }
+}
+
+/* Hold every validator lock across fork so the child's copy is consistent. */
+void uld_fork_prepare(void)
+{
+    uld_busy++;
+    uld_report_lock_for_fork(1);
+    uld_mutex_lock(&uld_graph_lock);
+    uld_busy--;
+}
+
+void uld_fork_parent(void)
+{
+    uld_busy++;
+    uld_mutex_unlock(&uld_graph_lock);
+    uld_report_lock_for_fork(0);
+    uld_busy--;
+}
+
+void uld_fork_child(void)
+{
+    uld_tid_reset();
+    uld_mutex_reset(&uld_graph_lock);
+    uld_arena_after_fork_child();
+    uld_report_after_fork_child();
+    struct uld_thread *self = uld_self == ULD_THREAD_DEAD ? NULL : uld_self;
+    uld_threads_after_fork_child(self);
+}
+
+void uld_process_exit(void)
+{
+    if (atomic_load(&uld_state) != ULD_STATE_READY)
+        return;
+    uld_busy++;
+    uld_report_flush();
+    uld_report_summary();
+    long errors = uld_report_errors();
+    uld_busy--;
+    if (errors > 0 && uld_config.exitcode != 0) {
+        fflush(NULL);
+        _exit((int)uld_config.exitcode);
+    }
+}

@@ -1,0 +1,68 @@
+/*
+ * core.h - the validator's global state and the guard every entry point
+ * uses: a thread that is already inside the validator (or inside a signal
+ * handler that interrupted it) passes straight through.
+ */
+#ifndef ULD_CORE_H
+#define ULD_CORE_H
+
+#include "lock.h"
+#include "thread.h"
+
+extern struct uld_mutex uld_graph_lock ULD_HIDDEN;
+extern _Atomic int uld_state ULD_HIDDEN; /* ULD_STATE_* */
+extern _Atomic int uld_untracked_locks ULD_HIDDEN; /* a limit made some locks invisible */
+
+/* Who holds a lock that the releasing thread does not hold. */
+enum uld_owner_hint {
+    ULD_OWNER_NONE,   /* nobody */
+    ULD_OWNER_OTHER,  /* another thread */
+    ULD_OWNER_SELF,   /* this thread, acquired where we could not see it */
+    ULD_OWNER_UNKNOWN,
+};
+
+enum { ULD_STATE_OFF, ULD_STATE_INITIALISING, ULD_STATE_READY, ULD_STATE_FAILED };
+
+struct uld_thread *uld_thread_attach(void) ULD_HIDDEN;
+
+/* Enter the validator; NULL means "pass through". Pair with uld_leave(). */
+static inline struct uld_thread *uld_enter(void)
+{
+    if (unlikely(atomic_load_explicit(&uld_state, memory_order_acquire) != ULD_STATE_READY) ||
+        uld_busy)
+        return NULL;
+    uld_busy = 1;
+    struct uld_thread *t = uld_self;
+    if (likely(t != NULL && t != ULD_THREAD_DEAD))
+        return t;
+    t = t ? NULL : uld_thread_attach();
+    if (!t)
+        uld_busy = 0;
+    return t;
+}
+
+static inline void uld_leave(void)
+{
+    uld_busy = 0;
+}
+
+/* check.c: the rules, called with graph_lock held. */
+void uld_check_acquire(struct uld_thread *t, struct uld_lock *l, unsigned subclass,
+                       unsigned mode, uintptr_t ip) ULD_HIDDEN;
+void uld_check_unlock_misuse(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d,
+                             enum uld_owner_hint owner, uintptr_t ip) ULD_HIDDEN;
+void uld_check_exit_holding(struct uld_thread *t) ULD_HIDDEN;
+void uld_check_destroy_held(struct uld_thread *t, struct uld_lock *l, uintptr_t addr,
+                            int held_elsewhere, int freed, uintptr_t ip) ULD_HIDDEN;
+void uld_check_assert_held(struct uld_thread *t, uintptr_t addr, uintptr_t ip) ULD_HIDDEN;
+/* A lock seen for the first time (no init call). graph_lock held. */
+struct uld_lock *uld_lock_first_use(uintptr_t addr, struct uld_lockdesc d, uintptr_t ip) ULD_HIDDEN;
+/* Does this lock let readers in while a writer waits? */
+static inline int uld_read_is_recursive(const struct uld_lock *l)
+{
+    if (l->type == ULD_TYPE_RWLOCK)
+        return !(l->flags & ULD_LF_WRITER_PREF);
+    return l->type == ULD_TYPE_CUSTOM && (l->flags & ULD_LF_READ_RECURSIVE);
+}
+
+#endif

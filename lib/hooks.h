@@ -1,0 +1,89 @@
+/*
+ * hooks.h - the validator's entry points for the interposer (preload/).
+ * preload/ includes only this header and include/ulockdep.h.  Every hook
+ * is cheap to call when the validator is off or re-entered: it returns at
+ * once and the wrapper calls the real function.
+ */
+#ifndef ULD_HOOKS_H
+#define ULD_HOOKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum uld_lock_type {
+    ULD_TYPE_MUTEX,
+    ULD_TYPE_RWLOCK,
+    ULD_TYPE_SPIN,
+    ULD_TYPE_CUSTOM,
+};
+
+/* What the interposer knows about a lock object (struct uld_lockdesc.flags). */
+#define ULD_LF_RECURSIVE 0x01u   /* the owner may re-acquire it */
+#define ULD_LF_ERRORCHECK 0x02u  /* re-acquiring returns EDEADLK */
+#define ULD_LF_WRITER_PREF 0x04u /* rwlock: readers wait behind a waiting writer */
+#define ULD_LF_READ_RECURSIVE 0x08u /* custom lock: readers never wait for writers */
+
+struct uld_lockdesc {
+    uint8_t type;  /* enum uld_lock_type */
+    uint8_t flags; /* ULD_LF_* */
+};
+
+/* Acquisition flags. */
+#define ULD_AF_READ 0x1u
+#define ULD_AF_TRY 0x2u
+
+/* State carried from uld_acquire_begin() to uld_acquire_end(). */
+struct uld_acq {
+    struct uld_thread *thread;
+    struct uld_lock *lock;
+    uintptr_t addr, ip;
+    uint64_t key;          /* chain key with this acquisition */
+    uint64_t prev_key;     /* chain key it was computed from */
+    uint32_t node_id, lock_id;
+    uint8_t mode, subclass;
+    uint8_t action;        /* what end() must do: push, nest or nothing */
+    uint32_t nest;         /* condition waits: re-acquisition count to restore */
+};
+
+/* 1: validated, call uld_acquire_end() after the real call; 0: pass through. */
+int uld_acquire_begin(struct uld_acq *a, const void *lock, struct uld_lockdesc d,
+                      unsigned af, uintptr_t ip);
+void uld_acquire_end(struct uld_acq *a, int acquired);
+/*
+ * Before the real unlock.  owner_tid is who holds the lock as the object
+ * itself says: 0 nobody, ULD_OWNER_SOMEONE locked by an unknown thread, else
+ * the owner's tid.  Returns 1 if the release was tracked.
+ */
+#define ULD_OWNER_SOMEONE (-1)
+int uld_on_release(const void *lock, struct uld_lockdesc d, int owner_tid, uintptr_t ip);
+/* pthread_*_init and friends: a new lock lifetime starts at `lock`. */
+void uld_lock_created(const void *lock, struct uld_lockdesc d, uintptr_t ip);
+/*
+ * After pthread_*_destroy.  held_by_any: the object said it was locked
+ * before the call; destroyed: the call succeeded, the lifetime ends.
+ */
+void uld_lock_destroyed(const void *lock, struct uld_lockdesc d, int held_by_any,
+                        int destroyed, uintptr_t ip);
+/* Memory [p, p+n) is being freed or unmapped: locks inside it end. */
+int uld_range_may_hold_locks(const void *p, size_t n);  /* cheap, lock-free */
+void uld_range_released(const void *p, size_t n, uintptr_t ip);
+
+/* Condition-variable waits release `mutex` and re-acquire it. */
+int uld_cond_wait_begin(struct uld_acq *a, const void *cond, const void *mutex,
+                        struct uld_lockdesc d, uintptr_t ip);
+void uld_cond_wait_end(struct uld_acq *a);
+
+/* Process and thread lifecycle. */
+void uld_init(void);                  /* idempotent; called by every wrapper */
+int uld_is_ready(void);
+void uld_thread_started(void);
+void uld_thread_exiting(void);        /* from pthread_exit, before unwinding */
+void uld_fork_prepare(void);
+void uld_fork_parent(void);
+void uld_fork_child(void);
+void uld_process_exit(void);          /* atexit: drain reports, exit status */
+int uld_self_tid(void);               /* cached gettid() */
+/* libulockdep's own code, skipped at the top of captured stacks */
+void uld_set_own_text(uintptr_t lo, uintptr_t hi);
+
+#endif

@@ -1,0 +1,80 @@
+/*
+ * lock.h - lock identity: instances (one lock object during one lifetime)
+ * and classes (what the kernel calls lock classes: every lock initialised at
+ * one call site, one static lock, or an explicit annotation).
+ */
+#ifndef ULD_LOCK_H
+#define ULD_LOCK_H
+
+#include "graph.h"
+#include "hooks.h"
+
+enum uld_site_kind {
+    ULD_SITE_STATIC,      /* a static/global variable never passed to init */
+    ULD_SITE_INIT,        /* the call site of pthread_*_init */
+    ULD_SITE_FIRST_USE,   /* heap/stack lock with no init call: first acquisition */
+    ULD_SITE_ANNOTATION,  /* uld_lock_set_class() */
+};
+
+struct uld_class_key {
+    uintptr_t key;        /* site ip, static address, or annotation key */
+    uint32_t subclass;
+    uint32_t kind;        /* enum uld_site_kind */
+};
+
+struct uld_class {
+    struct uld_class_key k;
+    uint32_t ninstances;
+    uint8_t type;         /* lock type of its first instance */
+    char *name;           /* annotation name, else NULL (derived at report time) */
+    struct uld_class *base; /* the subclass-0 class */
+    struct uld_node node;
+    UT_hash_handle hh;
+};
+
+/* A (lock, subclass) pair for subclasses > 0; created on first use. */
+struct uld_subnode {
+    struct uld_node node;
+    struct uld_class *cls;
+};
+
+struct uld_lock {
+    _Atomic uintptr_t addr; /* 0 while on the free list */
+    uint32_t id;            /* == node.id */
+    uint32_t ordinal;       /* n-th instance of its class */
+    uint8_t type, flags;    /* enum uld_lock_type, ULD_LF_* */
+    uint8_t site_kind;      /* enum uld_site_kind */
+    uint8_t is_static;      /* lives in a loaded object's data: named by its symbol */
+    uintptr_t site_ip;      /* init or first-use site */
+    struct uld_class *cls;
+    char *name;             /* uld_lock_set_name(), else NULL */
+    struct uld_node node;
+    struct uld_subnode *sub[ULD_NUM_SUBCLASSES]; /* [0] unused */
+    struct uld_lock *next_free;
+};
+
+/* lockmap.c: address -> instance.  Lookups are lock-free; the rest needs graph_lock. */
+int uld_lockmap_init(void) ULD_HIDDEN;
+struct uld_lock *uld_lock_lookup(uintptr_t addr) ULD_HIDDEN;
+struct uld_lock *uld_lock_create(uintptr_t addr, struct uld_lockdesc d, int site_kind,
+                                 uintptr_t ip, const void *class_key) ULD_HIDDEN;
+void uld_lock_forget(struct uld_lock *l) ULD_HIDDEN;
+struct uld_node *uld_lock_node(struct uld_lock *l, unsigned subclass) ULD_HIDDEN;
+struct uld_class *uld_lock_class(struct uld_lock *l, unsigned subclass) ULD_HIDDEN;
+/* Calls fn for every tracked lock whose address lies in [p, p+n). */
+void uld_lockmap_for_range(uintptr_t p, size_t n, void (*fn)(struct uld_lock *, void *),
+                           void *arg) ULD_HIDDEN;
+int uld_lockmap_range_marked(uintptr_t p, size_t n) ULD_HIDDEN;
+long uld_lockmap_live(void) ULD_HIDDEN;
+uint32_t uld_next_node_id(void) ULD_HIDDEN;
+
+/* class.c */
+struct uld_class *uld_class_get(uintptr_t key, unsigned subclass, int kind, uint8_t type,
+                                const char *name) ULD_HIDDEN;
+long uld_class_count(void) ULD_HIDDEN;
+int uld_addr_is_static(uintptr_t addr) ULD_HIDDEN;
+
+extern struct uld_graph uld_lock_graph ULD_HIDDEN;
+extern struct uld_graph uld_class_graph ULD_HIDDEN;
+
+#endif

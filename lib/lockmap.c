@@ -1,0 +1,338 @@
+/*
+ * lockmap.c - lock instances by address.
+ *
+ * The address table is read without locks on every acquisition: open
+ * addressing, entries published with release stores, and a reader always
+ * confirms that the record it found still describes its address.  Writers
+ * (create, forget, resize) hold graph_lock.  Retired tables and lock records
+ * are never unmapped, only reused, so a late reader reads stale memory,
+ * never unmapped memory.
+ *
+ * A two-level bitmap marks the 64-byte granules that hold the start of a
+ * tracked lock, so free() can tell in a load or two whether the block it
+ * releases contains locks.
+ */
+#include "config.h"
+#include "lock.h"
+#include "report.h"
+
+#define TOMBSTONE ((uintptr_t)1)
+#define MAP_MIN_SLOTS (1u << 14)
+#define GRANULE_SHIFT 6
+#define LEAF_SHIFT 30                         /* one leaf bitmap per GiB */
+#define TOP_ENTRIES (1u << (47 - LEAF_SHIFT)) /* user space on x86_64 */
+#define LEAF_BITS (1u << (LEAF_SHIFT - GRANULE_SHIFT))
+
+struct map_slot {
+    _Atomic uintptr_t addr;
+    struct uld_lock *_Atomic lock;
+};
+
+struct map_table {
+    size_t nslots;
+    size_t used;  /* live + tombstones */
+    struct map_table *next_retired;
+    struct map_slot slots[];
+};
+
+static struct map_table *_Atomic table;
+static struct map_table *retired;
+static long live_locks;
+static struct uld_lock *free_records;
+static _Atomic uint64_t *_Atomic *granule_top;
+static _Atomic uint32_t next_id = 1;
+
+uint32_t uld_next_node_id(void)
+{
+    uint32_t id = atomic_fetch_add(&next_id, 1);
+    return id ? id : atomic_fetch_add(&next_id, 1);
+}
+
+long uld_lockmap_live(void)
+{
+    return live_locks;
+}
+
+static size_t hash_addr(uintptr_t a)
+{
+    uint64_t x = (uint64_t)a * 0x9e3779b97f4a7c15ull;
+    return (size_t)(x >> 20);
+}
+
+static struct map_table *table_new(size_t nslots)
+{
+    struct map_table *t;
+    for (struct map_table **pp = &retired; (t = *pp); pp = &t->next_retired) {
+        if (t->nslots == nslots) {
+            *pp = t->next_retired;
+            memset(t->slots, 0, nslots * sizeof(t->slots[0]));
+            t->used = 0;
+            t->next_retired = NULL;
+            return t;
+        }
+    }
+    t = uld_map(sizeof(*t) + nslots * sizeof(t->slots[0]));
+    if (t)
+        t->nslots = nslots;
+    return t;
+}
+
+int uld_lockmap_init(void)
+{
+    granule_top = uld_map(TOP_ENTRIES * sizeof(*granule_top));
+    atomic_store(&table, table_new(MAP_MIN_SLOTS));
+    return granule_top && atomic_load(&table);
+}
+
+struct uld_lock *uld_lock_lookup(uintptr_t addr)
+{
+    struct map_table *t = atomic_load_explicit(&table, memory_order_acquire);
+    if (unlikely(!t))
+        return NULL;
+    size_t mask = t->nslots - 1;
+    for (size_t i = hash_addr(addr) & mask;; i = (i + 1) & mask) {
+        uintptr_t a = atomic_load_explicit(&t->slots[i].addr, memory_order_acquire);
+        if (a == addr) {
+            struct uld_lock *l = atomic_load_explicit(&t->slots[i].lock, memory_order_acquire);
+            if (l && atomic_load_explicit(&l->addr, memory_order_acquire) == addr)
+                return l;
+            return NULL;
+        }
+        if (a == 0)
+            return NULL;
+    }
+}
+
+static void table_put(struct map_table *t, uintptr_t addr, struct uld_lock *l)
+{
+    size_t mask = t->nslots - 1;
+    for (size_t i = hash_addr(addr) & mask;; i = (i + 1) & mask) {
+        uintptr_t a = atomic_load_explicit(&t->slots[i].addr, memory_order_relaxed);
+        if (a == 0 || a == TOMBSTONE) {
+            atomic_store_explicit(&t->slots[i].lock, l, memory_order_release);
+            atomic_store_explicit(&t->slots[i].addr, addr, memory_order_release);
+            if (a == 0)
+                t->used++;
+            return;
+        }
+    }
+}
+
+/* Grow (or just drop tombstones) so that at most half the slots are used. */
+static int table_make_room(void)
+{
+    struct map_table *t = atomic_load(&table);
+    if ((t->used + 1) * 2 <= t->nslots)
+        return 1;
+    size_t n = MAP_MIN_SLOTS;
+    while (n < (size_t)(live_locks + 1) * 4)
+        n *= 2;
+    struct map_table *nt = table_new(n);
+    if (!nt)
+        return 0;
+    for (size_t i = 0; i < t->nslots; i++) {
+        uintptr_t a = atomic_load(&t->slots[i].addr);
+        if (a != 0 && a != TOMBSTONE)
+            table_put(nt, a, atomic_load(&t->slots[i].lock));
+    }
+    atomic_store_explicit(&table, nt, memory_order_release);
+    t->next_retired = retired;
+    retired = t;
+    return 1;
+}
+
+static void table_remove(uintptr_t addr)
+{
+    struct map_table *t = atomic_load(&table);
+    size_t mask = t->nslots - 1;
+    for (size_t i = hash_addr(addr) & mask;; i = (i + 1) & mask) {
+        uintptr_t a = atomic_load(&t->slots[i].addr);
+        if (a == addr) {
+            atomic_store_explicit(&t->slots[i].addr, TOMBSTONE, memory_order_release);
+            return;
+        }
+        if (a == 0)
+            return;
+    }
+}
+
+/* ---- granule bitmap ------------------------------------------------- */
+
+static _Atomic uint64_t *leaf_of(uintptr_t addr, int create)
+{
+    size_t top = (size_t)(addr >> LEAF_SHIFT);
+    if (!granule_top || top >= TOP_ENTRIES)
+        return NULL;
+    _Atomic uint64_t *leaf = atomic_load_explicit(&granule_top[top], memory_order_acquire);
+    if (!leaf && create) {
+        leaf = uld_map(LEAF_BITS / 8);
+        atomic_store_explicit(&granule_top[top], leaf, memory_order_release);
+    }
+    return leaf;
+}
+
+static void granule_set(uintptr_t addr, int on)
+{
+    _Atomic uint64_t *leaf = leaf_of(addr, on);
+    if (!leaf)
+        return;
+    size_t bit = (addr & ((1ull << LEAF_SHIFT) - 1)) >> GRANULE_SHIFT;
+    if (on)
+        atomic_fetch_or(&leaf[bit / 64], 1ull << (bit % 64));
+    else
+        atomic_fetch_and(&leaf[bit / 64], ~(1ull << (bit % 64)));
+}
+
+static int granule_test(uintptr_t addr)
+{
+    _Atomic uint64_t *leaf = leaf_of(addr, 0);
+    if (!leaf)
+        return 0;
+    size_t bit = (addr & ((1ull << LEAF_SHIFT) - 1)) >> GRANULE_SHIFT;
+    return (atomic_load_explicit(&leaf[bit / 64], memory_order_relaxed) >> (bit % 64)) & 1;
+}
+
+int uld_lockmap_range_marked(uintptr_t p, size_t n)
+{
+    if (n == 0)
+        return 0;
+    uintptr_t end = p + n;
+    for (uintptr_t g = p & ~(uintptr_t)((1u << GRANULE_SHIFT) - 1); g < end;) {
+        if (!leaf_of(g, 0)) { /* nothing in this GiB: skip to the next one */
+            g = (g | ((1ull << LEAF_SHIFT) - 1)) + 1;
+            continue;
+        }
+        if (granule_test(g))
+            return 1;
+        g += 1u << GRANULE_SHIFT;
+    }
+    return 0;
+}
+
+/* Locks start at 4-byte aligned addresses (pthread_spinlock_t is an int). */
+void uld_lockmap_for_range(uintptr_t p, size_t n, void (*fn)(struct uld_lock *, void *),
+                           void *arg)
+{
+    uintptr_t end = p + n;
+    for (uintptr_t g = p & ~(uintptr_t)((1u << GRANULE_SHIFT) - 1); g < end;) {
+        if (!leaf_of(g, 0)) {
+            g = (g | ((1ull << LEAF_SHIFT) - 1)) + 1;
+            continue;
+        }
+        if (granule_test(g)) {
+            for (uintptr_t a = g; a < g + (1u << GRANULE_SHIFT); a += 4) {
+                struct uld_lock *l;
+                if (a >= p && a < end && (l = uld_lock_lookup(a)))
+                    fn(l, arg);
+            }
+        }
+        g += 1u << GRANULE_SHIFT;
+    }
+}
+
+static int granule_has_other_lock(uintptr_t addr)
+{
+    uintptr_t g = addr & ~(uintptr_t)((1u << GRANULE_SHIFT) - 1);
+    for (uintptr_t a = g; a < g + (1u << GRANULE_SHIFT); a += 4)
+        if (a != addr && uld_lock_lookup(a))
+            return 1;
+    return 0;
+}
+
+/* ---- instances ------------------------------------------------------- */
+
+static struct uld_lock *record_alloc(void)
+{
+    struct uld_lock *l = free_records;
+    if (l) {
+        free_records = l->next_free;
+        memset((char *)l + sizeof(l->addr), 0, sizeof(*l) - sizeof(l->addr));
+        return l;
+    }
+    return uld_alloc(sizeof(*l));
+}
+
+struct uld_lock *uld_lock_create(uintptr_t addr, struct uld_lockdesc d, int site_kind,
+                                 uintptr_t ip, const void *class_key)
+{
+    if (live_locks >= uld_config.max_locks) {
+        uld_report_limit("lock", uld_config.max_locks, "max_locks");
+        return NULL;
+    }
+    if (!table_make_room())
+        return NULL;
+    int is_static = uld_addr_is_static(addr);
+    if (site_kind == ULD_SITE_FIRST_USE && is_static)
+        site_kind = ULD_SITE_STATIC; /* a static lock never initialised: its own class */
+    uintptr_t key = site_kind == ULD_SITE_STATIC       ? addr
+                    : site_kind == ULD_SITE_ANNOTATION ? (uintptr_t)class_key
+                                                       : ip;
+    struct uld_class *cls = uld_class_get(key, 0, site_kind, d.type, NULL);
+    struct uld_lock *l = cls ? record_alloc() : NULL;
+    if (!l)
+        return NULL;
+    l->id = uld_next_node_id();
+    l->type = d.type;
+    l->flags = d.flags;
+    l->site_kind = (uint8_t)site_kind;
+    l->is_static = (uint8_t)is_static;
+    l->site_ip = ip;
+    l->cls = cls;
+    l->ordinal = ++cls->ninstances;
+    uld_node_init(&l->node, l->id, 0, l);
+    atomic_store_explicit(&l->addr, addr, memory_order_release);
+    table_put(atomic_load(&table), addr, l);
+    granule_set(addr, 1);
+    live_locks++;
+    return l;
+}
+
+struct uld_node *uld_lock_node(struct uld_lock *l, unsigned subclass)
+{
+    if (subclass == 0)
+        return &l->node;
+    if (subclass >= ULD_NUM_SUBCLASSES)
+        subclass = ULD_NUM_SUBCLASSES - 1;
+    if (!l->sub[subclass]) {
+        struct uld_subnode *s = uld_alloc(sizeof(*s));
+        if (!s)
+            return &l->node;
+        uld_node_init(&s->node, uld_next_node_id(), (uint8_t)subclass, l);
+        l->sub[subclass] = s;
+    }
+    return &l->sub[subclass]->node;
+}
+
+struct uld_class *uld_lock_class(struct uld_lock *l, unsigned subclass)
+{
+    if (subclass == 0)
+        return l->cls;
+    struct uld_node *n = uld_lock_node(l, subclass);
+    struct uld_subnode *s = n == &l->node ? NULL : (struct uld_subnode *)n;
+    if (!s)
+        return l->cls;
+    if (!s->cls)
+        s->cls = uld_class_get(l->cls->k.key, subclass, (int)l->cls->k.kind, l->type, NULL);
+    return s->cls ? s->cls : l->cls;
+}
+
+void uld_lock_forget(struct uld_lock *l)
+{
+    uintptr_t addr = atomic_load(&l->addr);
+    table_remove(addr);
+    if (!granule_has_other_lock(addr))
+        granule_set(addr, 0);
+    uld_graph_remove_node(&uld_lock_graph, &l->node);
+    for (int i = 1; i < ULD_NUM_SUBCLASSES; i++) {
+        if (l->sub[i]) {
+            uld_graph_remove_node(&uld_lock_graph, &l->sub[i]->node);
+            uld_free(l->sub[i], sizeof(*l->sub[i]));
+        }
+    }
+    if (l->name)
+        uld_free(l->name, strlen(l->name) + 1);
+    atomic_store_explicit(&l->addr, 0, memory_order_release);
+    l->next_free = free_records;
+    free_records = l;
+    live_locks--;
+}

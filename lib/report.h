@@ -1,0 +1,113 @@
+/*
+ * report.h - reports.  A report is built as a self-contained snapshot under
+ * graph_lock (uld_report_new/submit), deduplicated there, and emitted later
+ * (uld_report_flush) under the report lock, outside graph_lock, because
+ * naming frames and locks may allocate.  Emission never blocks on another
+ * thread's emission: a busy report lock means the holder will print ours.
+ */
+#ifndef ULD_REPORT_H
+#define ULD_REPORT_H
+
+#include "internal.h"
+
+enum uld_report_kind {
+    ULD_R_LOCK_ORDER,
+    ULD_R_CLASS_ORDER,
+    ULD_R_SELF_DEADLOCK,
+    ULD_R_UNLOCK_NOT_HELD,
+    ULD_R_UNLOCK_NOT_OWNER,
+    ULD_R_DESTROY_HELD,
+    ULD_R_EXIT_HOLDING,
+    ULD_R_ASSERT_NOT_HELD,
+    ULD_R_LIMIT,
+    ULD_R_KINDS
+};
+
+#define ULD_R_MAX_LOCKS ULD_MAX_CYCLE
+#define ULD_R_MAX_HELD 64
+
+/* A lock as a report names it, copied so it outlives the lock. */
+struct uld_rlock {
+    uint32_t id, class_id;
+    uintptr_t addr;
+    uintptr_t site_ip;       /* init or first-use site */
+    uintptr_t class_key;     /* static address or site of the class */
+    uint32_t ordinal;
+    uint8_t type, flags, site_kind, class_kind, subclass, is_static;
+    uint8_t context;         /* only held alongside: not one of the report's locks */
+    char name[48];           /* uld_lock_set_name(), or empty */
+    char class_name[48];     /* uld_lock_set_class(), or empty */
+};
+
+/* One dependency of a cycle: `to` acquired while `from` was held. */
+struct uld_rstep {
+    int from, to;            /* indexes into locks[] */
+    uint8_t types;           /* ULD_DEP_* */
+    uint8_t from_mode, to_mode; /* ULD_MODE_* of the recording shown */
+    uint32_t stack_id;
+    uintptr_t from_ip;
+    int tid;
+    uint32_t serial;
+};
+
+struct uld_rheld {
+    int lock;                /* index into locks[] */
+    uint8_t mode;            /* ULD_MODE_* */
+    uintptr_t ip;
+};
+
+struct uld_report {
+    struct uld_report *next;
+    int kind;
+    int tid;
+    uint32_t serial;
+    char thread_name[16];
+    uint32_t stack_id;       /* the current stack (0: use ip) */
+    uintptr_t ip;            /* the program's call site */
+    int target;              /* lock being acquired/released/destroyed, or -1 */
+    uint8_t target_mode;     /* ULD_MODE_* of the acquisition */
+    int other_tid;           /* unlock-not-owner: the owner, if known */
+    int nlocks, nsteps, nheld;
+    int nclasses;
+    uint32_t classes[ULD_R_MAX_LOCKS];   /* class-order: class ids of the cycle */
+    int class_lock[ULD_R_MAX_LOCKS];     /* class-order: a lock of each class */
+    char detail[160];        /* kind-specific explanation */
+    struct uld_rlock locks[ULD_R_MAX_LOCKS];
+    struct uld_rstep steps[ULD_R_MAX_LOCKS];
+    struct uld_rheld held[ULD_R_MAX_HELD];
+};
+
+/* graph_lock held: */
+struct uld_report *uld_report_new(int kind) ULD_HIDDEN;
+struct uld_lock;
+struct uld_class;
+int uld_report_add_lock(struct uld_report *r, struct uld_lock *l, unsigned subclass) ULD_HIDDEN;
+int uld_report_add_class(struct uld_report *r, struct uld_class *cls) ULD_HIDDEN;
+/* Queue r unless `dedup_key` was reported before; r is consumed. */
+void uld_report_submit(struct uld_report *r, uint64_t dedup_key) ULD_HIDDEN;
+int uld_report_seen(uint64_t dedup_key) ULD_HIDDEN;
+
+/* No validator lock held: print everything queued. */
+void uld_report_flush(void) ULD_HIDDEN;
+
+int uld_report_open_outputs(void) ULD_HIDDEN;
+long uld_report_errors(void) ULD_HIDDEN;
+long uld_report_warnings(void) ULD_HIDDEN;
+void uld_report_lock_for_fork(int lock) ULD_HIDDEN; /* 1: take, 0: release */
+void uld_report_after_fork_child(void) ULD_HIDDEN;
+void uld_report_summary(void) ULD_HIDDEN; /* one line at exit */
+const char *uld_report_kind_name(int kind) ULD_HIDDEN;
+int uld_report_kind_is_error(int kind) ULD_HIDDEN;
+/* One limit-reached warning per table (graph_lock held). */
+void uld_report_limit(const char *table, long limit, const char *option) ULD_HIDDEN;
+
+/* json.c */
+void uld_json_emit(struct uld_buf *b, const struct uld_report *r) ULD_HIDDEN;
+/* report.c helpers shared with json.c */
+void uld_rlock_name(const struct uld_rlock *l, char *out, size_t n) ULD_HIDDEN;
+void uld_rlock_class_name(const struct uld_rlock *l, char *out, size_t n) ULD_HIDDEN;
+const char *uld_lock_type_name(int type) ULD_HIDDEN;
+const char *uld_site_kind_name(int kind) ULD_HIDDEN;
+const char *uld_report_message(const struct uld_report *r) ULD_HIDDEN;
+
+#endif

@@ -1,0 +1,33 @@
+/*
+ * stack.h - stack traces: capture with libunwind (slow path only), interned
+ * in a depot so every edge stores a 32-bit id, and symbolisation at report
+ * time (libdw), off every lock path.
+ */
+#ifndef ULD_STACK_H
+#define ULD_STACK_H
+
+#include "internal.h"
+
+/* Frames of libulockdep itself, skipped at the top of every capture. */
+void uld_stack_set_skip_range(uintptr_t lo, uintptr_t hi) ULD_HIDDEN;
+/* Capture the calling thread's stack and intern it; 0 if unavailable.  graph_lock held. */
+uint32_t uld_stack_capture(void) ULD_HIDDEN;
+/* Frames of an interned stack (immutable, safe without locks). */
+int uld_stack_frames(uint32_t id, const uintptr_t **frames) ULD_HIDDEN;
+long uld_stack_count(void) ULD_HIDDEN;
+
+struct uld_frame_info {
+    const char *function;   /* NULL when unknown */
+    uintptr_t fn_offset;    /* address - function start */
+    const char *file;       /* NULL when unknown */
+    int line;
+    const char *module;     /* object path, NULL when unknown */
+    uintptr_t module_offset;
+};
+
+/* Describe a code address; `is_return` looks up the call instruction.  Report lock held. */
+void uld_symbolize(uintptr_t addr, int is_return, struct uld_frame_info *out) ULD_HIDDEN;
+/* Name of the static object containing addr ("lock_a", offset 0x28); 0 if none. */
+int uld_symbolize_data(uintptr_t addr, const char **symbol, uintptr_t *offset) ULD_HIDDEN;
+
+#endif

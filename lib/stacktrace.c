@@ -1,0 +1,103 @@
+/*
+ * stacktrace.c - capture with libunwind and a depot of interned stacks.
+ * Stacks are immutable once interned and never freed, so reports read them
+ * without graph_lock; the id -> stack index is a two-level array that never
+ * moves.  Capture and interning run under graph_lock.
+ */
+#define UNW_LOCAL_ONLY
+#include "config.h"
+#include "stack.h"
+#include "uthash_arena.h"
+
+#include <libunwind.h>
+
+#define DEPOT_CHUNK 4096
+#define DEPOT_MAX_CHUNKS 512 /* 2M stacks */
+
+struct depot_entry {
+    uint64_t hash;
+    uint32_t id, nframes;
+    UT_hash_handle hh;
+    uintptr_t frames[];
+};
+
+static struct depot_entry *by_hash;
+static struct depot_entry **by_id[DEPOT_MAX_CHUNKS];
+static uint32_t next_stack_id = 1;
+static uintptr_t skip_lo, skip_hi;
+
+void uld_stack_set_skip_range(uintptr_t lo, uintptr_t hi)
+{
+    skip_lo = lo;
+    skip_hi = hi;
+}
+
+long uld_stack_count(void)
+{
+    return (long)next_stack_id - 1;
+}
+
+static uint64_t hash_frames(const uintptr_t *f, int n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (int i = 0; i < n; i++) {
+        h ^= f[i];
+        h *= 0x100000001b3ull;
+        h ^= h >> 32;
+    }
+    return h;
+}
+
+static uint32_t depot_intern(const uintptr_t *frames, int n)
+{
+    uint64_t h = hash_frames(frames, n);
+    struct depot_entry *e;
+    HASH_FIND(hh, by_hash, &h, sizeof(h), e);
+    if (e && (int)e->nframes == n && !memcmp(e->frames, frames, (size_t)n * sizeof(*frames)))
+        return e->id;
+    uint32_t id = next_stack_id;
+    uint32_t chunk = id / DEPOT_CHUNK;
+    if (chunk >= DEPOT_MAX_CHUNKS)
+        return 0;
+    if (!by_id[chunk] && !(by_id[chunk] = uld_alloc(DEPOT_CHUNK * sizeof(*by_id[0]))))
+        return 0;
+    e = uld_alloc(sizeof(*e) + (size_t)n * sizeof(*frames));
+    if (!e)
+        return 0;
+    e->hash = h;
+    e->id = id;
+    e->nframes = (uint32_t)n;
+    memcpy(e->frames, frames, (size_t)n * sizeof(*frames));
+    struct depot_entry *dup;
+    HASH_FIND(hh, by_hash, &h, sizeof(h), dup);
+    if (!dup) /* on a rare hash collision the new stack is simply not findable by hash */
+        HASH_ADD(hh, by_hash, hash, sizeof(e->hash), e);
+    atomic_thread_fence(memory_order_release);
+    by_id[chunk][id % DEPOT_CHUNK] = e;
+    next_stack_id++;
+    return id;
+}
+
+uint32_t uld_stack_capture(void)
+{
+    void *raw[ULD_MAX_FRAMES + 16];
+    uintptr_t frames[ULD_MAX_FRAMES];
+    int n = unw_backtrace(raw, (int)ULD_ARRAY_SIZE(raw));
+    int i = 0, k = 0;
+    while (i < n && (uintptr_t)raw[i] >= skip_lo && (uintptr_t)raw[i] < skip_hi)
+        i++;
+    for (; i < n && k < uld_config.max_frames; i++)
+        frames[k++] = (uintptr_t)raw[i];
+    return k ? depot_intern(frames, k) : 0;
+}
+
+int uld_stack_frames(uint32_t id, const uintptr_t **frames)
+{
+    if (id == 0 || id / DEPOT_CHUNK >= DEPOT_MAX_CHUNKS || !by_id[id / DEPOT_CHUNK])
+        return 0;
+    struct depot_entry *e = by_id[id / DEPOT_CHUNK][id % DEPOT_CHUNK];
+    if (!e)
+        return 0;
+    *frames = e->frames;
+    return (int)e->nframes;
+}

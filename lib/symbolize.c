@@ -1,0 +1,153 @@
+/*
+ * symbolize.c - code and data addresses to names, at report time only:
+ * libdw (elfutils) for function, file and line; C++ names demangled with the
+ * program's own __cxa_demangle when it has one.  Results are cached for the
+ * process lifetime.  Callers hold the report lock, which serialises all of
+ * this; libdw may allocate, which is why it never runs on a lock path.
+ */
+#include "config.h"
+#include "stack.h"
+#include "uthash_arena.h"
+
+#include <dlfcn.h>
+#include <elfutils/libdwfl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+struct sym_cache {
+    uintptr_t addr;
+    struct uld_frame_info info;
+    UT_hash_handle hh;
+};
+
+static Dwfl *dwfl;
+static struct sym_cache *cache;
+static char *(*demangle)(const char *, char *, size_t *, int *);
+static int demangle_looked_up;
+
+static const Dwfl_Callbacks callbacks = {
+    .find_elf = dwfl_linux_proc_find_elf,
+    /* local files by build-id only: a report never waits on a debuginfod server */
+    .find_debuginfo = dwfl_build_id_find_debuginfo,
+};
+
+/*
+ * (Re)read /proc/self/maps.  Modules already known stay valid, so cached
+ * strings that point into libdw stay valid too; a fork child shares the
+ * parent's mappings and keeps using the same session.
+ */
+static int report_modules(void)
+{
+    if (!dwfl) {
+        dwfl = dwfl_begin(&callbacks);
+        if (!dwfl)
+            return 0;
+        dwfl_report_begin(dwfl);
+    } else {
+        dwfl_report_begin_add(dwfl);
+    }
+    int r = dwfl_linux_proc_report(dwfl, getpid());
+    dwfl_report_end(dwfl, NULL, NULL);
+    return r == 0;
+}
+
+static Dwfl_Module *module_of(uintptr_t addr)
+{
+    if (!dwfl && !report_modules())
+        return NULL;
+    Dwfl_Module *m = dwfl_addrmodule(dwfl, addr);
+    if (!m && report_modules()) /* loaded since we last looked (dlopen) */
+        m = dwfl_addrmodule(dwfl, addr);
+    return m;
+}
+
+static const char *maybe_demangle(const char *name)
+{
+    if (!name || name[0] != '_' || name[1] != 'Z')
+        return name;
+    if (!demangle_looked_up) {
+        demangle_looked_up = 1;
+        demangle = (char *(*)(const char *, char *, size_t *, int *))dlsym(
+            RTLD_DEFAULT, "__cxa_demangle");
+    }
+    if (!demangle)
+        return name;
+    int status = -1;
+    char *d = demangle(name, NULL, NULL, &status);
+    if (status != 0 || !d)
+        return name;
+    char *copy = uld_strdup(d);
+    free(d);
+    return copy ? copy : name;
+}
+
+static void resolve(uintptr_t addr, int is_return, struct uld_frame_info *out)
+{
+    memset(out, 0, sizeof(*out));
+    Dwfl_Module *m = module_of(addr);
+    if (!m)
+        return;
+    Dwarf_Addr base = 0;
+    const char *mname = dwfl_module_info(m, NULL, &base, NULL, NULL, NULL, NULL, NULL);
+    out->module = mname;
+    out->module_offset = addr - (uintptr_t)base;
+    uintptr_t lookup = is_return ? addr - 1 : addr;
+    GElf_Off off = 0;
+    GElf_Sym sym;
+    const char *fn = dwfl_module_addrinfo(m, lookup, &off, &sym, NULL, NULL, NULL);
+    if (fn) {
+        out->function = maybe_demangle(fn);
+        out->fn_offset = (uintptr_t)off + (lookup != addr);
+    }
+    Dwfl_Line *line = dwfl_module_getsrc(m, lookup);
+    if (line) {
+        int lineno = 0;
+        const char *file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
+        if (file) {
+            out->file = file;
+            out->line = lineno;
+        }
+    }
+}
+
+void uld_symbolize(uintptr_t addr, int is_return, struct uld_frame_info *out)
+{
+    if (!uld_config.symbolize) {
+        memset(out, 0, sizeof(*out));
+        return;
+    }
+    uintptr_t key = addr ^ (is_return ? 1ull << 63 : 0);
+    struct sym_cache *c;
+    HASH_FIND(hh, cache, &key, sizeof(key), c);
+    if (c) {
+        *out = c->info;
+        return;
+    }
+    resolve(addr, is_return, out);
+    c = uld_alloc(sizeof(*c));
+    if (c) {
+        c->addr = key;
+        c->info = *out;
+        HASH_ADD(hh, cache, addr, sizeof(c->addr), c);
+    }
+}
+
+int uld_symbolize_data(uintptr_t addr, const char **symbol, uintptr_t *offset)
+{
+    if (!uld_config.symbolize)
+        return 0;
+    Dwfl_Module *m = module_of(addr);
+    if (!m)
+        return 0;
+    GElf_Off off = 0;
+    GElf_Sym sym;
+    const char *name = dwfl_module_addrinfo(m, addr, &off, &sym, NULL, NULL, NULL);
+    if (!name || GELF_ST_TYPE(sym.st_info) != STT_OBJECT)
+        return 0;
+    if (sym.st_size && off >= sym.st_size)
+        return 0;
+    *symbol = maybe_demangle(name);
+    *offset = (uintptr_t)off;
+    return 1;
+}
+

@@ -1,0 +1,144 @@
+/*
+ * sys.c - raw primitives the validator builds on: a futex mutex, the
+ * thread id, output with write(2).  Nothing here calls into pthreads,
+ * stdio or malloc, so it is safe from any interposed call and from signal
+ * handlers.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <linux/futex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static __thread int tid_cache __attribute__((tls_model("initial-exec")));
+
+int uld_gettid(void)
+{
+    if (unlikely(tid_cache == 0))
+        tid_cache = (int)syscall(SYS_gettid);
+    return tid_cache;
+}
+
+void uld_tid_reset(void)
+{
+    tid_cache = 0;
+}
+
+static void futex_wait(_Atomic int *addr, int val)
+{
+    syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+}
+
+static void futex_wake_one(_Atomic int *addr)
+{
+    syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+/*
+ * Drepper's three-state futex mutex, made re-entrant for its owner: the
+ * fork wrapper holds the validator's locks across fork(), and the
+ * program's atfork handlers run in between and may need them.
+ */
+void uld_mutex_lock(struct uld_mutex *m)
+{
+    int self = uld_gettid();
+    if (atomic_load_explicit(&m->owner, memory_order_relaxed) == self) {
+        m->depth++;
+        return;
+    }
+    int c = 0;
+    if (!atomic_compare_exchange_strong(&m->state, &c, 1)) {
+        if (c != 2)
+            c = atomic_exchange(&m->state, 2);
+        while (c != 0) {
+            futex_wait(&m->state, 2);
+            c = atomic_exchange(&m->state, 2);
+        }
+    }
+    atomic_store_explicit(&m->owner, self, memory_order_relaxed);
+    m->depth = 1;
+}
+
+int uld_mutex_trylock(struct uld_mutex *m)
+{
+    int self = uld_gettid();
+    if (atomic_load_explicit(&m->owner, memory_order_relaxed) == self) {
+        m->depth++;
+        return 1;
+    }
+    int c = 0;
+    if (!atomic_compare_exchange_strong(&m->state, &c, 1))
+        return 0;
+    atomic_store_explicit(&m->owner, self, memory_order_relaxed);
+    m->depth = 1;
+    return 1;
+}
+
+void uld_mutex_unlock(struct uld_mutex *m)
+{
+    if (--m->depth > 0)
+        return;
+    atomic_store_explicit(&m->owner, 0, memory_order_relaxed);
+    if (atomic_fetch_sub(&m->state, 1) != 1) {
+        atomic_store(&m->state, 0);
+        futex_wake_one(&m->state);
+    }
+}
+
+/* In a fork child the owner (if any) was the forking thread, now gone. */
+void uld_mutex_reset(struct uld_mutex *m)
+{
+    atomic_store(&m->state, 0);
+    atomic_store(&m->owner, 0);
+    m->depth = 0;
+}
+
+void uld_write_all(int fd, const char *p, size_t n)
+{
+    int saved = errno;
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    errno = saved;
+}
+
+/* One line on stderr, prefixed "ulockdep: ". */
+void uld_warn(const char *fmt, ...)
+{
+    char mem[512];
+    struct uld_buf b;
+    va_list ap;
+    uld_buf_init(&b, mem, sizeof(mem), -1);
+    uld_buf_puts(&b, "ulockdep: ");
+    va_start(ap, fmt);
+    uld_buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    if (b.len >= sizeof(mem) - 1)
+        b.len = sizeof(mem) - 2;
+    b.data[b.len++] = '\n';
+    uld_write_all(2, b.data, b.len);
+}
+
+void uld_assert_fail(const char *expr, const char *file, int line)
+{
+    uld_warn("internal error: assertion '%s' failed at %s:%d", expr, file, line);
+    abort();
+}
+
+uint64_t uld_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}

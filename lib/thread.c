@@ -1,0 +1,118 @@
+/*
+ * thread.c - per-thread states: mapped (never malloc'd, so a first lock
+ * taken inside a signal handler is fine), recycled through a free list, and
+ * linked in a registry under thread_lock.
+ */
+#include "thread.h"
+
+#include "chain.h"
+
+#include <string.h>
+#include <sys/prctl.h>
+
+__thread struct uld_thread *uld_self __attribute__((tls_model("initial-exec")));
+__thread unsigned uld_busy __attribute__((tls_model("initial-exec")));
+
+static struct uld_mutex thread_lock;
+static struct uld_thread *registry, *free_states;
+static uint32_t next_serial = 1;
+
+void uld_thread_refresh_name(struct uld_thread *t)
+{
+    char name[16] = {0};
+    if (prctl(PR_GET_NAME, name, 0, 0, 0) == 0)
+        memcpy(t->name, name, sizeof(t->name));
+    t->name[sizeof(t->name) - 1] = '\0';
+}
+
+struct uld_thread *uld_thread_create(void)
+{
+    uld_mutex_lock(&thread_lock);
+    struct uld_thread *t = free_states;
+    if (t)
+        free_states = t->next;
+    uld_mutex_unlock(&thread_lock);
+    if (t) {
+        /* only the header: held[] entries are written before being read */
+        memset(t, 0, offsetof(struct uld_thread, held));
+    } else {
+        t = uld_map(sizeof(*t));
+        if (!t)
+            return NULL;
+    }
+    t->tid = uld_gettid();
+    uld_thread_refresh_name(t);
+    uld_mutex_lock(&thread_lock);
+    t->serial = next_serial++;
+    t->next = registry;
+    if (registry)
+        registry->prev = t;
+    registry = t;
+    uld_mutex_unlock(&thread_lock);
+    return t;
+}
+
+static void unlink_state(struct uld_thread *t)
+{
+    if (t->prev)
+        t->prev->next = t->next;
+    else
+        registry = t->next;
+    if (t->next)
+        t->next->prev = t->prev;
+}
+
+void uld_thread_destroy(struct uld_thread *t)
+{
+    uld_mutex_lock(&thread_lock);
+    unlink_state(t);
+    t->prev = NULL;
+    t->next = free_states;
+    free_states = t;
+    uld_mutex_unlock(&thread_lock);
+}
+
+/* Only the forking thread survives in the child. */
+void uld_threads_after_fork_child(struct uld_thread *self)
+{
+    uld_mutex_reset(&thread_lock);
+    struct uld_thread *t = registry;
+    while (t) {
+        struct uld_thread *next = t->next;
+        if (t != self) {
+            t->prev = NULL;
+            t->next = free_states;
+            free_states = t;
+        }
+        t = next;
+    }
+    registry = self;
+    if (self) {
+        self->next = self->prev = NULL;
+        self->tid = uld_gettid();
+    }
+}
+
+uint64_t uld_held_top_key(const struct uld_thread *t)
+{
+    return t->depth ? t->held[t->depth - 1].chain_key : 0;
+}
+
+int uld_held_find(const struct uld_thread *t, uintptr_t addr)
+{
+    for (int i = t->depth - 1; i >= 0; i--)
+        if (t->held[i].addr == addr)
+            return i;
+    return -1;
+}
+
+void uld_held_remove(struct uld_thread *t, int i)
+{
+    memmove(&t->held[i], &t->held[i + 1], (size_t)(t->depth - i - 1) * sizeof(t->held[0]));
+    t->depth--;
+    uint64_t key = i ? t->held[i - 1].chain_key : 0;
+    for (int j = i; j < t->depth; j++) {
+        key = uld_chain_mix(key, t->held[j].node_id, t->held[j].mode);
+        t->held[j].chain_key = key;
+    }
+}

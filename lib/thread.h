@@ -1,0 +1,57 @@
+/*
+ * thread.h - per-thread state: the stack of held locks with the chain key
+ * of each prefix, the recursion guard, pending annotations.  Only its own
+ * thread writes it (fork's child step excepted); the registry links states
+ * together under thread_lock for reports and fork.
+ */
+#ifndef ULD_THREAD_H
+#define ULD_THREAD_H
+
+#include "internal.h"
+
+struct uld_lock;
+
+struct uld_held {
+    uintptr_t addr;
+    struct uld_lock *lock; /* valid while lock->id == lock_id */
+    uint64_t chain_key;    /* key of the held sequence up to and including this */
+    uintptr_t ip;          /* acquisition site */
+    uint32_t lock_id;      /* instance id */
+    uint32_t node_id;      /* instance node id for the subclass */
+    uint32_t nest;         /* extra re-acquisitions (recursive mutex, read recursion) */
+    uint8_t mode;          /* ULD_MODE_* */
+    uint8_t subclass;
+    uint8_t type;          /* enum uld_lock_type */
+};
+
+struct uld_thread {
+    int tid;
+    uint32_t serial;       /* 1 for the first thread seen, then in creation order */
+    int depth;             /* entries in held[] */
+    int overflow;          /* acquisitions beyond ULD_MAX_HELD, not tracked */
+    int disabled;          /* uld_checking(0) nesting depth */
+    uintptr_t nest_addr;   /* uld_lock_nested(): next acquisition of nest_addr */
+    unsigned nest_subclass;
+    char name[16];
+    uint64_t chain_hits, chain_misses, slow_ns; /* statistics */
+    struct uld_thread *next, *prev;
+    struct uld_held held[ULD_MAX_HELD];
+};
+
+#define ULD_THREAD_DEAD ((struct uld_thread *)1)
+
+extern __thread struct uld_thread *uld_self
+    __attribute__((tls_model("initial-exec"))) ULD_HIDDEN;
+extern __thread unsigned uld_busy __attribute__((tls_model("initial-exec"))) ULD_HIDDEN;
+
+struct uld_thread *uld_thread_create(void) ULD_HIDDEN;
+void uld_thread_destroy(struct uld_thread *t) ULD_HIDDEN;
+void uld_thread_refresh_name(struct uld_thread *t) ULD_HIDDEN;
+void uld_threads_after_fork_child(struct uld_thread *self) ULD_HIDDEN;
+uint64_t uld_held_top_key(const struct uld_thread *t) ULD_HIDDEN;
+/* Index of the newest entry for addr, or -1. */
+int uld_held_find(const struct uld_thread *t, uintptr_t addr) ULD_HIDDEN;
+/* Remove entry i; entries above it get their chain keys recomputed. */
+void uld_held_remove(struct uld_thread *t, int i) ULD_HIDDEN;
+
+#endif

@@ -1,0 +1,88 @@
+/*
+ * glibc.h - what the interposer reads from glibc's lock objects (layouts of
+ * glibc 2.36 on x86_64, see ../shared facts in docs/design.md): the mutex
+ * type, the rwlock kind, and who holds a lock.  Reads are racy by nature and
+ * only feed diagnostics, never the program's behaviour.
+ */
+#ifndef ULD_PRELOAD_GLIBC_H
+#define ULD_PRELOAD_GLIBC_H
+
+#include "../lib/hooks.h"
+
+#include <pthread.h>
+
+#define GLIBC_RWLOCK_WRLOCKED 2u     /* __readers bit: a writer holds it */
+#define GLIBC_RWLOCK_READER_SHIFT 3  /* __readers >> 3: reader count */
+
+static inline struct uld_lockdesc mutex_desc(const pthread_mutex_t *m)
+{
+    struct uld_lockdesc d = {ULD_TYPE_MUTEX, 0};
+    switch (m->__data.__kind & 3) { /* low bits: type; higher: robust, PI, pshared */
+    case PTHREAD_MUTEX_RECURSIVE_NP:
+        d.flags = ULD_LF_RECURSIVE;
+        break;
+    case PTHREAD_MUTEX_ERRORCHECK_NP:
+        d.flags = ULD_LF_ERRORCHECK;
+        break;
+    }
+    return d;
+}
+
+static inline struct uld_lockdesc rwlock_desc(const pthread_rwlock_t *rw)
+{
+    struct uld_lockdesc d = {ULD_TYPE_RWLOCK, 0};
+    /* PREFER_WRITER_NP is treated as prefer-reader by glibc; only this one queues readers */
+    if (rw->__data.__flags == PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP)
+        d.flags = ULD_LF_WRITER_PREF;
+    return d;
+}
+
+static inline struct uld_lockdesc spin_desc(void)
+{
+    return (struct uld_lockdesc){ULD_TYPE_SPIN, 0};
+}
+
+/* Owner as uld_on_release() wants it: 0 unlocked, ULD_OWNER_SOMEONE, or a tid. */
+static inline int mutex_owner(const pthread_mutex_t *m)
+{
+    int tid = __atomic_load_n(&m->__data.__owner, __ATOMIC_RELAXED);
+    if (tid)
+        return tid;
+    return __atomic_load_n(&m->__data.__lock, __ATOMIC_RELAXED) ? ULD_OWNER_SOMEONE : 0;
+}
+
+static inline int mutex_locked(const pthread_mutex_t *m)
+{
+    return __atomic_load_n(&m->__data.__lock, __ATOMIC_RELAXED) != 0;
+}
+
+static inline int rwlock_locked(const pthread_rwlock_t *rw)
+{
+    unsigned r = __atomic_load_n(&rw->__data.__readers, __ATOMIC_RELAXED);
+    return (r & GLIBC_RWLOCK_WRLOCKED) || (r >> GLIBC_RWLOCK_READER_SHIFT) != 0;
+}
+
+static inline int rwlock_owner(const pthread_rwlock_t *rw)
+{
+    int writer = __atomic_load_n(&rw->__data.__cur_writer, __ATOMIC_RELAXED);
+    if (writer)
+        return writer;
+    return rwlock_locked(rw) ? ULD_OWNER_SOMEONE : 0;
+}
+
+/* x86_64 glibc: pthread_spin_init is pthread_spin_unlock, storing 1; lock decrements. */
+static inline int spin_locked(const pthread_spinlock_t *s)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    return __atomic_load_n(s, __ATOMIC_RELAXED) <= 0;
+#else
+    return __atomic_load_n(s, __ATOMIC_RELAXED) != 0;
+#endif
+}
+
+static inline int spin_owner(const pthread_spinlock_t *s)
+{
+    return spin_locked(s) ? ULD_OWNER_SOMEONE : 0;
+}
+
+#endif

@@ -1,0 +1,173 @@
+/*
+ * locks.c - wrappers for pthread mutexes, rwlocks and spinlocks.  One worker
+ * shape for all: validate before the real call (so a deadlock is reported
+ * before the thread blocks), call the real function, record the outcome.
+ * Return values and errno pass through untouched.
+ */
+#include "glibc.h"
+#include "real.h"
+
+#include <errno.h>
+
+/* Acquire: begin (validate), real call, end (record if acquired). */
+#define ACQUIRE(lockp, desc, af, real_call)                                  \
+    do {                                                                     \
+        struct uld_acq acq_;                                                 \
+        uld_preload_ensure();                                                \
+        if (!uld_acquire_begin(&acq_, (const void *)(lockp), (desc), (af), CALLER_IP))     \
+            return real_call;                                                \
+        int r_ = real_call;                                                  \
+        uld_acquire_end(&acq_, r_ == 0 || r_ == EOWNERDEAD);                 \
+        return r_;                                                           \
+    } while (0)
+
+#define RELEASE(lockp, desc, owner, real_call)                               \
+    do {                                                                     \
+        uld_preload_ensure();                                                \
+        uld_on_release((const void *)(lockp), (desc), (owner), CALLER_IP);                    \
+        return real_call;                                                    \
+    } while (0)
+
+#define INIT(lockp, desc_after, real_call)                                   \
+    do {                                                                     \
+        uld_preload_ensure();                                                \
+        int r_ = real_call;                                                  \
+        if (r_ == 0)                                                         \
+            uld_lock_created((const void *)(lockp), (desc_after), CALLER_IP);              \
+        return r_;                                                           \
+    } while (0)
+
+/* The object is read before the call: destroy may scribble on it. */
+#define DESTROY(lockp, desc, locked, real_call)                              \
+    do {                                                                     \
+        uld_preload_ensure();                                                \
+        struct uld_lockdesc d_ = (desc);                                     \
+        int held_ = (locked);                                                \
+        int r_ = real_call;                                                  \
+        uld_lock_destroyed((const void *)(lockp), d_, held_, r_ == 0, CALLER_IP);          \
+        return r_;                                                           \
+    } while (0)
+
+/* ---- mutexes ---------------------------------------------------------- */
+
+ULD_WRAPPER int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr)
+{
+    INIT(m, mutex_desc(m), REAL(pthread_mutex_init)(m, attr));
+}
+
+ULD_WRAPPER int pthread_mutex_destroy(pthread_mutex_t *m)
+{
+    DESTROY(m, mutex_desc(m), mutex_locked(m), REAL(pthread_mutex_destroy)(m));
+}
+
+ULD_WRAPPER int pthread_mutex_lock(pthread_mutex_t *m)
+{
+    ACQUIRE(m, mutex_desc(m), 0, REAL(pthread_mutex_lock)(m));
+}
+
+ULD_WRAPPER int pthread_mutex_trylock(pthread_mutex_t *m)
+{
+    ACQUIRE(m, mutex_desc(m), ULD_AF_TRY, REAL(pthread_mutex_trylock)(m));
+}
+
+ULD_WRAPPER int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *ts)
+{
+    ACQUIRE(m, mutex_desc(m), 0, REAL(pthread_mutex_timedlock)(m, ts));
+}
+
+ULD_WRAPPER int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clk,
+                                        const struct timespec *ts)
+{
+    ACQUIRE(m, mutex_desc(m), 0, REAL(pthread_mutex_clocklock)(m, clk, ts));
+}
+
+ULD_WRAPPER int pthread_mutex_unlock(pthread_mutex_t *m)
+{
+    RELEASE(m, mutex_desc(m), mutex_owner(m), REAL(pthread_mutex_unlock)(m));
+}
+
+/* ---- rwlocks ---------------------------------------------------------- */
+
+ULD_WRAPPER int pthread_rwlock_init(pthread_rwlock_t *rw, const pthread_rwlockattr_t *attr)
+{
+    INIT(rw, rwlock_desc(rw), REAL(pthread_rwlock_init)(rw, attr));
+}
+
+ULD_WRAPPER int pthread_rwlock_destroy(pthread_rwlock_t *rw)
+{
+    DESTROY(rw, rwlock_desc(rw), rwlock_locked(rw), REAL(pthread_rwlock_destroy)(rw));
+}
+
+ULD_WRAPPER int pthread_rwlock_rdlock(pthread_rwlock_t *rw)
+{
+    ACQUIRE(rw, rwlock_desc(rw), ULD_AF_READ, REAL(pthread_rwlock_rdlock)(rw));
+}
+
+ULD_WRAPPER int pthread_rwlock_tryrdlock(pthread_rwlock_t *rw)
+{
+    ACQUIRE(rw, rwlock_desc(rw), ULD_AF_READ | ULD_AF_TRY, REAL(pthread_rwlock_tryrdlock)(rw));
+}
+
+ULD_WRAPPER int pthread_rwlock_timedrdlock(pthread_rwlock_t *rw, const struct timespec *ts)
+{
+    ACQUIRE(rw, rwlock_desc(rw), ULD_AF_READ, REAL(pthread_rwlock_timedrdlock)(rw, ts));
+}
+
+ULD_WRAPPER int pthread_rwlock_clockrdlock(pthread_rwlock_t *rw, clockid_t clk,
+                                           const struct timespec *ts)
+{
+    ACQUIRE(rw, rwlock_desc(rw), ULD_AF_READ, REAL(pthread_rwlock_clockrdlock)(rw, clk, ts));
+}
+
+ULD_WRAPPER int pthread_rwlock_wrlock(pthread_rwlock_t *rw)
+{
+    ACQUIRE(rw, rwlock_desc(rw), 0, REAL(pthread_rwlock_wrlock)(rw));
+}
+
+ULD_WRAPPER int pthread_rwlock_trywrlock(pthread_rwlock_t *rw)
+{
+    ACQUIRE(rw, rwlock_desc(rw), ULD_AF_TRY, REAL(pthread_rwlock_trywrlock)(rw));
+}
+
+ULD_WRAPPER int pthread_rwlock_timedwrlock(pthread_rwlock_t *rw, const struct timespec *ts)
+{
+    ACQUIRE(rw, rwlock_desc(rw), 0, REAL(pthread_rwlock_timedwrlock)(rw, ts));
+}
+
+ULD_WRAPPER int pthread_rwlock_clockwrlock(pthread_rwlock_t *rw, clockid_t clk,
+                                           const struct timespec *ts)
+{
+    ACQUIRE(rw, rwlock_desc(rw), 0, REAL(pthread_rwlock_clockwrlock)(rw, clk, ts));
+}
+
+ULD_WRAPPER int pthread_rwlock_unlock(pthread_rwlock_t *rw)
+{
+    RELEASE(rw, rwlock_desc(rw), rwlock_owner(rw), REAL(pthread_rwlock_unlock)(rw));
+}
+
+/* ---- spinlocks -------------------------------------------------------- */
+
+ULD_WRAPPER int pthread_spin_init(pthread_spinlock_t *s, int pshared)
+{
+    INIT(s, spin_desc(), REAL(pthread_spin_init)(s, pshared));
+}
+
+ULD_WRAPPER int pthread_spin_destroy(pthread_spinlock_t *s)
+{
+    DESTROY(s, spin_desc(), spin_locked(s), REAL(pthread_spin_destroy)(s));
+}
+
+ULD_WRAPPER int pthread_spin_lock(pthread_spinlock_t *s)
+{
+    ACQUIRE(s, spin_desc(), 0, REAL(pthread_spin_lock)(s));
+}
+
+ULD_WRAPPER int pthread_spin_trylock(pthread_spinlock_t *s)
+{
+    ACQUIRE(s, spin_desc(), ULD_AF_TRY, REAL(pthread_spin_trylock)(s));
+}
+
+ULD_WRAPPER int pthread_spin_unlock(pthread_spinlock_t *s)
+{
+    RELEASE(s, spin_desc(), spin_owner(s), REAL(pthread_spin_unlock)(s));
+}

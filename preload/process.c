@@ -1,0 +1,118 @@
+/*
+ * process.c - start-up, exit, fork and memory release.
+ *
+ * Start-up is lazy as well as in a constructor: another library's
+ * constructor may lock before ours runs, and the first wrapper to run
+ * initialises everything.  free() and realloc() end the lifetime of locks
+ * inside the block, so reused memory never inherits a dead lock's edges.
+ */
+#include "real.h"
+
+#include "../lib/hooks.h"
+
+#include <dlfcn.h>
+#include <link.h>
+#include <malloc.h>
+#include <stdatomic.h>
+#include <string.h>
+
+int uld_preload_ready;
+static _Atomic int init_started;
+
+struct text_query {
+    uintptr_t probe, lo, hi;
+};
+
+/* The address range of the object containing q->probe. */
+static int find_own_object(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    struct text_query *q = arg;
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    int mine = 0;
+    (void)size;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD)
+            continue;
+        uintptr_t start = info->dlpi_addr + ph->p_vaddr, end = start + ph->p_memsz;
+        lo = start < lo ? start : lo;
+        hi = end > hi ? end : hi;
+        mine |= q->probe >= start && q->probe < end;
+    }
+    if (mine) {
+        q->lo = lo;
+        q->hi = hi;
+    }
+    return mine;
+}
+
+void uld_preload_init(void)
+{
+    if (atomic_exchange(&init_started, 1))
+        return;
+    uld_real_resolve();
+    struct text_query q = {(uintptr_t)&uld_preload_init, 0, 0};
+    dl_iterate_phdr(find_own_object, &q);
+    uld_set_own_text(q.lo, q.hi);
+    uld_init();
+    atexit(uld_process_exit);
+    uld_preload_ready = 1;
+}
+
+__attribute__((constructor(101))) static void preload_constructor(void)
+{
+    uld_preload_init();
+}
+
+ULD_WRAPPER pid_t fork(void)
+{
+    uld_preload_ensure();
+    uld_fork_prepare();
+    pid_t pid = REAL(fork)();
+    if (pid == 0)
+        uld_fork_child();
+    else
+        uld_fork_parent();
+    return pid;
+}
+
+/* Cheap unless the block may hold a tracked lock (a bitmap test). */
+static void release_block(void *p, uintptr_t ip)
+{
+    size_t n = malloc_usable_size(p);
+    if (uld_range_may_hold_locks(p, n))
+        uld_range_released(p, n, ip);
+}
+
+ULD_WRAPPER void free(void *p)
+{
+    if (__builtin_expect(uld_real.free == NULL, 0)) {
+        if (uld_real_resolving())
+            return; /* dlsym freeing while we resolve: leak it, it is tiny */
+        uld_real_resolve();
+    }
+    if (p && uld_preload_ready)
+        release_block(p, CALLER_IP);
+    uld_real.free(p);
+}
+
+/*
+ * A block holding locks is moved rather than resized: its locks end here
+ * and the program gets a fresh block, which realloc may always return.
+ */
+ULD_WRAPPER void *realloc(void *p, size_t size)
+{
+    uld_preload_ensure();
+    if (!p || !size || !uld_preload_ready)
+        return REAL(realloc)(p, size);
+    size_t old = malloc_usable_size(p);
+    if (!uld_range_may_hold_locks(p, old))
+        return REAL(realloc)(p, size);
+    void *q = malloc(size);
+    if (!q)
+        return NULL;
+    memcpy(q, p, old < size ? old : size);
+    uld_range_released(p, old, CALLER_IP);
+    REAL(free)(p);
+    return q;
+}

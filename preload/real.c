@@ -1,0 +1,53 @@
+/*
+ * real.c - resolution of the real functions.  dlsym may allocate and free,
+ * which re-enters our free(); the resolving flag tells it to stand back.
+ */
+#include "real.h"
+
+#include <dlfcn.h>
+#include <stdatomic.h>
+#include <stdio.h>
+
+struct uld_real_table uld_real;
+static _Atomic int resolving;
+static __thread int resolving_here __attribute__((tls_model("initial-exec")));
+
+int uld_real_resolving(void)
+{
+    return resolving_here;
+}
+
+static void *must(const char *name, void *p)
+{
+    if (!p) {
+        static const char msg[] = "ulockdep: cannot resolve a real function: ";
+        (void)!write(2, msg, sizeof(msg) - 1);
+        (void)!write(2, name, __builtin_strlen(name));
+        (void)!write(2, "\n", 1);
+    }
+    return p;
+}
+
+void uld_real_resolve(void)
+{
+    if (resolving_here)
+        return;
+    resolving_here = 1;
+    atomic_fetch_add(&resolving, 1);
+#define ULD_RESOLVE(name)                                                     \
+    if (!uld_real.name)                                                       \
+        uld_real.name = (__typeof__(name) *)must(#name, dlsym(RTLD_NEXT, #name));
+    ULD_REAL_FUNCS(ULD_RESOLVE)
+#undef ULD_RESOLVE
+    uld_real.cond_wait_232 = (cond_wait_fn *)must(
+        "pthread_cond_wait@GLIBC_2.3.2", dlvsym(RTLD_NEXT, "pthread_cond_wait", "GLIBC_2.3.2"));
+    uld_real.cond_timedwait_232 = (cond_timedwait_fn *)must(
+        "pthread_cond_timedwait@GLIBC_2.3.2",
+        dlvsym(RTLD_NEXT, "pthread_cond_timedwait", "GLIBC_2.3.2"));
+    /* The pre-2.3.2 ABI: only old binaries use it, so it may be absent. */
+    uld_real.cond_wait_225 = (cond_wait_fn *)dlvsym(RTLD_NEXT, "pthread_cond_wait", "GLIBC_2.2.5");
+    uld_real.cond_timedwait_225 =
+        (cond_timedwait_fn *)dlvsym(RTLD_NEXT, "pthread_cond_timedwait", "GLIBC_2.2.5");
+    atomic_fetch_sub(&resolving, 1);
+    resolving_here = 0;
+}

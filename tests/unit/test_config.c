@@ -1,0 +1,73 @@
+/* config.c: option parsing, defaults and one-line errors. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+
+static void test_defaults(void **state)
+{
+    (void)state;
+    assert_int_equal(uld_config_parse(NULL), 0);
+    assert_int_equal(uld_config.exitcode, 66);
+    assert_int_equal(uld_config.verbosity, 1);
+    assert_int_equal(uld_config.symbolize, 1);
+    assert_string_equal(uld_config.log_path, "");
+}
+
+static void test_values(void **state)
+{
+    (void)state;
+    assert_int_equal(uld_config_parse("exitcode=3:log_path=/tmp/x.log:verbosity=0:"
+                                      "symbolize=false:max_edges=0x100"),
+                     0);
+    assert_int_equal(uld_config.exitcode, 3);
+    assert_string_equal(uld_config.log_path, "/tmp/x.log");
+    assert_int_equal(uld_config.verbosity, 0);
+    assert_int_equal(uld_config.symbolize, 0);
+    assert_int_equal(uld_config.max_edges, 256);
+}
+
+static void test_errors_keep_defaults(void **state)
+{
+    (void)state;
+    /* each bad item is one error; the good ones still apply */
+    assert_int_equal(uld_config_parse("nosuch=1:exitcode=300:exitcode=x:halt_on_error=maybe:"
+                                      "summary=0"),
+                     4);
+    assert_int_equal(uld_config.exitcode, 66);
+    assert_int_equal(uld_config.halt_on_error, 0);
+    assert_int_equal(uld_config.summary, 0);
+}
+
+static void test_empty_items_and_flags(void **state)
+{
+    (void)state;
+    assert_int_equal(uld_config_parse("::halt_on_error::"), 0);
+    assert_int_equal(uld_config.halt_on_error, 1);
+}
+
+static void test_expand_pid(void **state)
+{
+    (void)state;
+    char out[64], expect[64];
+    uld_config_expand_path("/tmp/uld.%p.log", out, sizeof(out));
+    snprintf(expect, sizeof(expect), "/tmp/uld.%d.log", (int)getpid());
+    assert_string_equal(out, expect);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_values),
+        cmocka_unit_test(test_errors_keep_defaults),
+        cmocka_unit_test(test_empty_items_and_flags),
+        cmocka_unit_test(test_expand_pid),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
