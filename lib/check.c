@@ -53,6 +53,7 @@ struct uld_lock *uld_lock_first_use(uintptr_t addr, struct uld_lockdesc d, uintp
 static void fill_thread(struct uld_report *r, struct uld_thread *t, uintptr_t ip)
 {
     uld_thread_refresh_name(t);
+    uld_thread_publish(t);
     r->tid = t->tid;
     r->serial = t->serial;
     memcpy(r->thread_name, t->name, sizeof(r->thread_name));

@@ -417,13 +417,30 @@ static void thread_key_destructor(void *arg)
     uld_busy--;
 }
 
-void uld_thread_started(void)
+uint64_t uld_thread_creating(uintptr_t ip)
+{
+    (void)ip;
+    struct uld_thread *t = uld_enter();
+    if (!t)
+        return 0;
+    int saved = errno;
+    uld_mutex_lock(&uld_graph_lock);
+    uint32_t stack = uld_stack_capture();
+    uld_mutex_unlock(&uld_graph_lock);
+    errno = saved;
+    uld_leave();
+    return (uint64_t)t->serial << 32 | stack;
+}
+
+void uld_thread_started(uint64_t token)
 {
     struct uld_thread *t = uld_enter();
-    if (t) {
-        uld_thread_refresh_name(t);
-        uld_leave();
-    }
+    if (!t)
+        return;
+    t->parent_serial = (uint32_t)(token >> 32);
+    t->created_stack = (uint32_t)token;
+    uld_thread_publish(t);
+    uld_leave();
 }
 
 /* Hold every validator lock across fork so the child's copy is consistent. */

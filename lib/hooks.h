@@ -76,7 +76,9 @@ void uld_cond_wait_end(struct uld_acq *a);
 /* Process and thread lifecycle. */
 void uld_init(void);                  /* idempotent; called by every wrapper */
 int uld_is_ready(void);
-void uld_thread_started(void);
+/* pthread_create: the creator gets a token (its serial, the creation stack) for the child. */
+uint64_t uld_thread_creating(uintptr_t ip);
+void uld_thread_started(uint64_t token);
 void uld_thread_exiting(void);        /* from pthread_exit, before unwinding */
 void uld_fork_prepare(void);
 void uld_fork_parent(void);

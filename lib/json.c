@@ -6,6 +6,7 @@
 #include "graph.h"
 #include "report.h"
 #include "stack.h"
+#include "thread.h"
 
 #include <unistd.h>
 
@@ -155,6 +156,26 @@ static void held(struct uld_buf *b, const struct uld_report *r)
     uld_buf_putc(b, ']');
 }
 
+static void threads(struct uld_buf *b, const struct uld_report *r)
+{
+    uint32_t serials[ULD_R_MAX_LOCKS + 1];
+    int n = uld_report_threads(r, serials, ULD_R_MAX_LOCKS + 1), first = 1;
+    uld_buf_puts(b, ",\"threads\":[");
+    for (int i = 0; i < n; i++) {
+        struct uld_thread_info ti;
+        if (!uld_thread_info(serials[i], &ti))
+            continue;
+        uld_buf_puts(b, first ? "" : ",");
+        first = 0;
+        uld_buf_printf(b, "{\"serial\":%u,\"tid\":%d,\"name\":", serials[i], ti.tid);
+        uld_buf_json_str(b, ti.name[0] ? ti.name : NULL);
+        uld_buf_printf(b, ",\"created_by\":%u,\"created_at\":", ti.parent_serial);
+        stack(b, ti.created_stack);
+        uld_buf_putc(b, '}');
+    }
+    uld_buf_putc(b, ']');
+}
+
 void uld_json_emit(struct uld_buf *b, const struct uld_report *r)
 {
     uld_buf_puts(b, "{");
@@ -178,6 +199,8 @@ void uld_json_emit(struct uld_buf *b, const struct uld_report *r)
     if (r->nsteps)
         cycle(b, r);
     held(b, r);
+    if (r->kind != ULD_R_LIMIT)
+        threads(b, r);
     uld_buf_puts(b, ",\"stack\":");
     stack(b, r->stack_id);
     uld_buf_putc(b, '}');

@@ -17,6 +17,7 @@
 #include "hooks.h"
 #include "lock.h"
 #include "stack.h"
+#include "thread.h"
 #include "uthash_arena.h"
 
 #include <errno.h>
@@ -406,6 +407,41 @@ static void put_legend(struct uld_buf *b, const struct uld_report *r)
     }
 }
 
+/* Serials of the threads a report mentions, each once; returns the count. */
+int uld_report_threads(const struct uld_report *r, uint32_t *out, int max)
+{
+    int n = 0;
+    for (int i = -1; i < r->nsteps && n < max; i++) {
+        uint32_t s = i < 0 ? r->serial : r->steps[i].serial;
+        int dup = !s;
+        for (int j = 0; j < n; j++)
+            dup |= out[j] == s;
+        if (!dup)
+            out[n++] = s;
+    }
+    return n;
+}
+
+static void put_threads(struct uld_buf *b, const struct uld_report *r)
+{
+    uint32_t serials[ULD_R_MAX_LOCKS + 1];
+    int n = uld_report_threads(r, serials, ULD_R_MAX_LOCKS + 1);
+    uld_buf_puts(b, "\nthreads in this report:\n");
+    for (int i = 0; i < n; i++) {
+        struct uld_thread_info ti;
+        if (!uld_thread_info(serials[i], &ti))
+            continue;
+        uld_buf_puts(b, "  ");
+        put_thread(b, (int)serials[i], ti.tid, ti.name);
+        if (!ti.created_stack) {
+            uld_buf_puts(b, ": the main thread, or created before ulockdep started\n");
+            continue;
+        }
+        uld_buf_printf(b, ", created by T%u at:\n", ti.parent_serial);
+        put_stack(b, ti.created_stack, "     ");
+    }
+}
+
 static void put_step(struct uld_buf *b, const struct uld_report *r, int k, int number)
 {
     const struct uld_rstep *s = &r->steps[k];
@@ -556,6 +592,8 @@ static void emit_human(const struct uld_report *r)
     }
     put_held(&b, r);
     put_legend(&b, r);
+    if (r->kind != ULD_R_LIMIT)
+        put_threads(&b, r);
     uld_buf_puts(&b, "==================================================================\n");
     uld_buf_flush(&b);
 }

@@ -109,5 +109,6 @@ void uld_rlock_class_name(const struct uld_rlock *l, char *out, size_t n) ULD_HI
 const char *uld_lock_type_name(int type) ULD_HIDDEN;
 const char *uld_site_kind_name(int kind) ULD_HIDDEN;
 const char *uld_report_message(const struct uld_report *r) ULD_HIDDEN;
+int uld_report_threads(const struct uld_report *r, uint32_t *out, int max) ULD_HIDDEN;
 
 #endif

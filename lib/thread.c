@@ -13,9 +13,49 @@
 __thread struct uld_thread *uld_self __attribute__((tls_model("initial-exec")));
 __thread unsigned uld_busy __attribute__((tls_model("initial-exec")));
 
+#define INFO_CHUNK 1024
+#define INFO_CHUNKS 1024 /* about a million threads described */
+
 static struct uld_mutex thread_lock;
 static struct uld_thread *registry, *free_states;
 static uint32_t next_serial = 1;
+static struct uld_thread_info *info_chunks[INFO_CHUNKS];
+
+static struct uld_thread_info *info_slot(uint32_t serial)
+{
+    uint32_t c = serial / INFO_CHUNK;
+    if (c >= INFO_CHUNKS)
+        return NULL;
+    if (!info_chunks[c])
+        info_chunks[c] = uld_map(INFO_CHUNK * sizeof(struct uld_thread_info));
+    return info_chunks[c] ? &info_chunks[c][serial % INFO_CHUNK] : NULL;
+}
+
+void uld_thread_publish(const struct uld_thread *t)
+{
+    uld_mutex_lock(&thread_lock);
+    struct uld_thread_info *i = info_slot(t->serial);
+    if (i) {
+        i->tid = t->tid;
+        i->parent_serial = t->parent_serial;
+        i->created_stack = t->created_stack;
+        memcpy(i->name, t->name, sizeof(i->name));
+    }
+    uld_mutex_unlock(&thread_lock);
+}
+
+int uld_thread_info(uint32_t serial, struct uld_thread_info *out)
+{
+    int ok = 0;
+    uld_mutex_lock(&thread_lock);
+    uint32_t c = serial / INFO_CHUNK;
+    if (serial && c < INFO_CHUNKS && info_chunks[c] && info_chunks[c][serial % INFO_CHUNK].tid) {
+        *out = info_chunks[c][serial % INFO_CHUNK];
+        ok = 1;
+    }
+    uld_mutex_unlock(&thread_lock);
+    return ok;
+}
 
 void uld_thread_refresh_name(struct uld_thread *t)
 {
@@ -49,6 +89,7 @@ struct uld_thread *uld_thread_create(void)
         registry->prev = t;
     registry = t;
     uld_mutex_unlock(&thread_lock);
+    uld_thread_publish(t);
     return t;
 }
 

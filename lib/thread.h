@@ -33,6 +33,8 @@ struct uld_thread {
     uintptr_t nest_addr;   /* uld_lock_nested(): next acquisition of nest_addr */
     unsigned nest_subclass;
     char name[16];
+    uint32_t parent_serial;  /* the thread that created it, 0 if unknown */
+    uint32_t created_stack;  /* where it was created */
     uint64_t chain_hits, chain_misses, slow_ns; /* statistics */
     struct uld_thread *next, *prev;
     struct uld_held held[ULD_MAX_HELD];
@@ -44,7 +46,19 @@ extern __thread struct uld_thread *uld_self
     __attribute__((tls_model("initial-exec"))) ULD_HIDDEN;
 extern __thread unsigned uld_busy __attribute__((tls_model("initial-exec"))) ULD_HIDDEN;
 
+/* What reports say about a thread, kept after it exits; indexed by serial. */
+struct uld_thread_info {
+    int tid;
+    uint32_t parent_serial;
+    uint32_t created_stack;
+    char name[16];
+};
+
 struct uld_thread *uld_thread_create(void) ULD_HIDDEN;
+/* Record creation details of t (and its current name) in the info table. */
+void uld_thread_publish(const struct uld_thread *t) ULD_HIDDEN;
+/* Copy of the info for a serial; 0 if unknown. */
+int uld_thread_info(uint32_t serial, struct uld_thread_info *out) ULD_HIDDEN;
 void uld_thread_destroy(struct uld_thread *t) ULD_HIDDEN;
 void uld_thread_refresh_name(struct uld_thread *t) ULD_HIDDEN;
 void uld_threads_after_fork_child(struct uld_thread *self) ULD_HIDDEN;

@@ -116,3 +116,35 @@ ULD_WRAPPER void *realloc(void *p, size_t size)
     REAL(free)(p);
     return q;
 }
+
+/* ---- threads ------------------------------------------------------------ */
+
+struct thread_start {
+    void *(*fn)(void *);
+    void *arg;
+    uint64_t token; /* creator and creation stack, for reports */
+};
+
+static void *thread_trampoline(void *p)
+{
+    struct thread_start s = *(struct thread_start *)p;
+    REAL(free)(p);
+    uld_thread_started(s.token);
+    return s.fn(s.arg);
+}
+
+ULD_WRAPPER int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
+                               void *(*fn)(void *), void *arg)
+{
+    uld_preload_ensure();
+    struct thread_start *s = malloc(sizeof(*s));
+    if (!s)
+        return REAL(pthread_create)(thread, attr, fn, arg);
+    s->fn = fn;
+    s->arg = arg;
+    s->token = uld_thread_creating(CALLER_IP);
+    int r = REAL(pthread_create)(thread, attr, thread_trampoline, s);
+    if (r != 0)
+        REAL(free)(s);
+    return r;
+}
