@@ -35,7 +35,7 @@ build() {
 }
 
 demo() {
-    stress="$BUILD_DIR/examples/stress/hotplug_stress"
+    stress="$BUILD_DIR/examples/uld_stress"
     if [ -x "$stress" ]; then
         echo "== hotplug/timer-wheel stress driver with every seeded bug, under ulockdep =="
         "$BUILD_DIR/tools/ulockdep" run -o exitcode=0 -- "$stress" --seconds 3 --bug all
