@@ -210,6 +210,11 @@ static void add_step(struct uld_report *r, struct uld_graph *g, struct uld_edge 
     s->serial = e->thread_serial;
 }
 
+static int is_wait_node(const struct uld_node *n)
+{
+    return uld_is_wait_type(((const struct uld_lock *)n->owner)->type);
+}
+
 /*
  * Report the cycle new -> path[0] -> ... -> path[n-1], where new is the edge
  * h -> x being recorded now and the path leads from x back to h.
@@ -218,7 +223,10 @@ static void report_cycle(struct order_ctx *c, struct uld_graph *g, struct uld_ed
                          struct uld_edge **path, int n, uintptr_t ip)
 {
     int is_class = g == &uld_class_graph;
-    int kind = is_class ? ULD_R_CLASS_ORDER : ULD_R_LOCK_ORDER;
+    int waits = !is_class && (is_wait_node(new_edge->from) || is_wait_node(new_edge->to));
+    for (int i = 0; i < n && !is_class; i++)
+        waits |= is_wait_node(path[i]->to);
+    int kind = is_class ? ULD_R_CLASS_ORDER : waits ? ULD_R_WAIT_FOR : ULD_R_LOCK_ORDER;
     uint64_t key = cycle_key(kind, g, path, n);
     if (is_class) {
         if (!uld_config.class_warnings || c->found_instance_cycle ||
@@ -452,5 +460,141 @@ void uld_check_exit_holding(struct uld_thread *t)
     uld_snprintf(r->detail, sizeof(r->detail), "thread exiting while holding %d lock%s",
                  t->depth, t->depth == 1 ? "" : "s");
     fill_held(r, t, 1);
+    uld_report_submit(r, key);
+}
+
+/* ---- waits and wake-ups -------------------------------------------------- */
+
+static struct uld_waitobj *waitobj(struct uld_lock *w)
+{
+    if (!w->wait)
+        w->wait = uld_alloc(sizeof(*w->wait));
+    return w->wait;
+}
+
+/* The thread is about to wait on w: record held -> w for every lock it holds. */
+void uld_check_wait(struct uld_thread *t, struct uld_lock *w, uintptr_t ip)
+{
+    struct order_ctx c = {.t = t, .x = w};
+    order_pass(&c, &uld_lock_graph, ip);
+}
+
+/* Locks that a wake-up of w happens with: held now, plus, for a semaphore
+ * this thread waited on, the locks it took since (a semaphore used as a lock). */
+static int wake_context(struct uld_thread *t, struct uld_lock *w, struct uld_needed *out)
+{
+    int n = 0;
+    for (int i = 0; i < t->depth && n < ULD_MAX_NEEDED; i++) {
+        const struct uld_held *h = &t->held[i];
+        struct uld_lock *l = held_lock(h);
+        if (l && l != w && !(h->mode & ULD_MODE_NOCHECK))
+            out[n++] = (struct uld_needed){l, l->id, h->subclass, h->mode, h->ip};
+    }
+    if (t->sem_addr == atomic_load(&w->addr)) {
+        for (int i = 0; i < t->sem_nacq && n < ULD_MAX_NEEDED; i++) {
+            const struct uld_needed *s = &t->sem_acq[i];
+            int dup = 0;
+            for (int j = 0; j < n; j++)
+                dup |= out[j].id == s->id;
+            if (!dup && s->lock->id == s->id && atomic_load(&s->lock->addr))
+                out[n++] = *s;
+        }
+    }
+    return n;
+}
+
+/* Record w -> l: a wake-up of w needs l.  Checks for a cycle through it. */
+static void add_wake_dependency(struct uld_thread *t, struct uld_lock *w,
+                                const struct uld_needed *nd, uintptr_t ip)
+{
+    struct uld_edge *e;
+    int rread = (nd->mode & ULD_MODE_READ) && uld_read_is_recursive(nd->lock);
+    struct order_ctx c = {.t = t, .x = nd->lock, .subclass = nd->subclass,
+                          .mode = nd->mode, .x_rread = rread};
+    enum uld_edge_change ch = uld_graph_add(&uld_lock_graph, &w->node,
+                                            uld_lock_node(nd->lock, nd->subclass),
+                                            uld_dep_type(0, rread), NULL, 0, &e);
+    if (ch == ULD_EDGE_FULL) {
+        uld_report_limit("dependency-edge", uld_config.max_edges, "max_edges");
+        return;
+    }
+    if (ch == ULD_EDGE_NEW) {
+        e->stack_id = current_stack(&c);
+        e->from_ip = nd->ip; /* for a wake-up: where the needed lock was taken */
+        e->tid = t->tid;
+        e->thread_serial = t->serial;
+        e->from_lock = w;
+        e->from_lock_id = w->id;
+        e->to_lock = nd->lock;
+        e->to_lock_id = nd->id;
+        e->from_mode = ULD_MODE_WAKE;
+        e->to_mode = nd->mode;
+    }
+    if (ch != ULD_EDGE_SAME)
+        check_cycle(&c, &uld_lock_graph, e, 0, ip);
+}
+
+/*
+ * A wake-up of w.  Its dependencies are the locks held at *every* wake-up
+ * seen so far: a lock only one of several wakers holds does not make a
+ * waiter holding it deadlock, so it is dropped as soon as a wake-up without
+ * it is seen.
+ */
+void uld_check_wake(struct uld_thread *t, struct uld_lock *w, uintptr_t ip)
+{
+    struct uld_waitobj *wo = waitobj(w);
+    struct uld_needed cur[ULD_MAX_NEEDED];
+    if (!wo)
+        return;
+    int n = wake_context(t, w, cur);
+    if (t->sem_addr == atomic_load(&w->addr))
+        t->sem_addr = 0; /* the post ends what the wait began */
+    if (!wo->woken) {
+        wo->woken = 1;
+        wo->nneeded = n;
+        memcpy(wo->needed, cur, (size_t)n * sizeof(cur[0]));
+        for (int i = 0; i < n; i++)
+            add_wake_dependency(t, w, &cur[i], ip);
+        return;
+    }
+    int kept = 0;
+    for (int i = 0; i < wo->nneeded; i++) {
+        struct uld_needed *nd = &wo->needed[i];
+        int still = 0;
+        for (int j = 0; j < n; j++)
+            still |= cur[j].id == nd->id;
+        if (still && nd->lock->id == nd->id) {
+            wo->needed[kept++] = *nd;
+            continue;
+        }
+        if (nd->lock->id == nd->id) { /* a wake-up without it: not needed after all */
+            struct uld_edge *e = uld_graph_find(&uld_lock_graph, &w->node,
+                                                uld_lock_node(nd->lock, nd->subclass));
+            if (e)
+                uld_graph_remove_edge(&uld_lock_graph, e);
+        }
+    }
+    wo->nneeded = kept;
+}
+
+void uld_check_cond_mismatch(struct uld_thread *t, struct uld_lock *cond, uintptr_t mutex,
+                             const char *what, uintptr_t ip)
+{
+    struct uld_lock *m = uld_lock_lookup(mutex);
+    uint64_t key = mix64(mix64(mix64(ULD_R_COND_MISMATCH, cond->cls->node.id),
+                               m ? m->cls->node.id : 0),
+                         ip);
+    if (uld_report_seen(key))
+        return;
+    struct uld_report *r = uld_report_new(ULD_R_COND_MISMATCH);
+    if (!r)
+        return;
+    fill_thread(r, t, ip);
+    r->target = uld_report_add_lock(r, cond, 0);
+    if (m)
+        uld_report_add_lock(r, m, 0);
+    r->stack_id = uld_stack_capture();
+    uld_snprintf(r->detail, sizeof(r->detail), "%s", what);
+    fill_held(r, t, 0);
     uld_report_submit(r, key);
 }

@@ -100,7 +100,18 @@ static void lock_retype(struct uld_lock *l, struct uld_lockdesc d)
     uld_mutex_lock(&uld_graph_lock);
     l->type = d.type;
     l->flags = d.flags;
+    if (uld_is_wait_type(d.type) && !l->wait)
+        l->wait = uld_alloc(sizeof(*l->wait));
     uld_mutex_unlock(&uld_graph_lock);
+}
+
+/* The record for a lock or wait object of the given type, created if new. */
+static struct uld_lock *object_get(uintptr_t addr, struct uld_lockdesc d, uintptr_t ip)
+{
+    struct uld_lock *l = lock_get(addr, d, ip);
+    if (l && unlikely(l->type != d.type || l->flags != d.flags))
+        lock_retype(l, d);
+    return l;
 }
 
 /* Node id for (lock, subclass); subclass nodes are created on first use. */
@@ -154,11 +165,9 @@ static void begin_acquire(struct uld_thread *t, struct uld_acq *a, uintptr_t add
                       ULD_MAX_HELD);
         return;
     }
-    struct uld_lock *l = lock_get(addr, d, ip);
+    struct uld_lock *l = object_get(addr, d, ip);
     if (unlikely(!l)) /* a table is full: this lock goes unchecked */
         return;
-    if (unlikely(l->type != d.type || l->flags != d.flags))
-        lock_retype(l, d);
     if (unlikely((l->flags & (ULD_LF_RECURSIVE | ULD_LF_READ_RECURSIVE)) ||
                  (l->type == ULD_TYPE_RWLOCK && (mode & ULD_MODE_READ)))) {
         int i = uld_held_find(t, addr);
@@ -240,6 +249,9 @@ void uld_acquire_end(struct uld_acq *a, int acquired)
         h->subclass = a->subclass;
         h->type = a->lock->type;
         t->depth++;
+        if (unlikely(t->sem_addr) && t->sem_nacq < (int)ULD_ARRAY_SIZE(t->sem_acq))
+            t->sem_acq[t->sem_nacq++] = (struct uld_needed){a->lock, a->lock_id, a->subclass,
+                                                             a->mode, a->ip};
         break;
     }
     uld_busy--;
@@ -367,23 +379,86 @@ void uld_range_released(const void *p, size_t n, uintptr_t ip)
  * the re-acquisition happens with whatever else the thread holds, so it is
  * validated (before blocking) like any acquisition.
  */
-int uld_cond_wait_begin(struct uld_acq *a, const void *cond, const void *mutex,
-                        struct uld_lockdesc d, uintptr_t ip)
+/* Run a check under graph_lock unless this exact context was checked before. */
+static void check_once(struct uld_thread *t, struct uld_lock *w, unsigned mode, uintptr_t ip,
+                       void (*check)(struct uld_thread *, struct uld_lock *, uintptr_t),
+                       int cacheable)
 {
-    (void)cond;
+    uint64_t key = uld_chain_mix(uld_held_top_key(t), w->id, mode);
+    if (cacheable && uld_chain_contains(key))
+        return;
+    int saved = errno;
+    uld_mutex_lock(&uld_graph_lock);
+    if (atomic_load(&w->addr)) {
+        check(t, w, ip);
+        if (cacheable)
+            uld_chain_insert(key);
+    }
+    uld_mutex_unlock(&uld_graph_lock);
+    uld_report_flush();
+    errno = saved;
+}
+
+static void report_cond_mismatch(struct uld_thread *t, struct uld_lock *cond,
+                                 uintptr_t mutex, const char *what, uintptr_t ip)
+{
+    int saved = errno;
+    uld_mutex_lock(&uld_graph_lock);
+    uld_check_cond_mismatch(t, cond, mutex, what, ip);
+    uld_mutex_unlock(&uld_graph_lock);
+    uld_report_flush();
+    errno = saved;
+}
+
+/* Waiters of one condvar must all use one mutex (POSIX leaves anything else undefined). */
+static void count_waiter(struct uld_thread *t, struct uld_lock *cond, uintptr_t mutex,
+                         uintptr_t ip)
+{
+    struct uld_waitobj *wo = cond->wait;
+    if (!wo)
+        return;
+    uintptr_t bound = atomic_load(&wo->bound_mutex);
+    if (atomic_fetch_add(&wo->waiters, 1) > 0 && bound && bound != mutex)
+        report_cond_mismatch(t, cond, mutex,
+                             "condition variable waited on with two different mutexes at once",
+                             ip);
+    atomic_store(&wo->bound_mutex, mutex);
+}
+
+/*
+ * pthread_cond_wait releases the mutex, waits, and re-acquires the mutex:
+ * the wait is checked with the locks held besides the mutex, and the
+ * re-acquisition is validated (before blocking) like any acquisition.
+ */
+int uld_cond_wait_begin(struct uld_acq *a, const void *cond, const void *mutex,
+                        struct uld_lockdesc d, int mutex_owner_tid, uintptr_t ip)
+{
     struct uld_thread *t = uld_enter();
     if (!t)
         return 0;
     uintptr_t addr = (uintptr_t)mutex;
+    struct uld_lock *w = object_get((uintptr_t)cond, (struct uld_lockdesc){ULD_TYPE_COND, 0}, ip);
     int i = uld_held_find(t, addr);
-    if (i < 0) { /* not ours to track (or misuse, reported by the wait checks) */
+    if (i < 0) {
+        if (w && owner_hint(mutex_owner_tid) != ULD_OWNER_SELF)
+            report_cond_mismatch(t, w, addr,
+                                 "waiting on a condition variable with a mutex this thread "
+                                 "does not hold",
+                                 ip);
         uld_leave();
         return 0;
     }
     struct uld_held h = t->held[i];
     uld_held_remove(t, i); /* released for the duration of the wait */
+    if (w) {
+        count_waiter(t, w, addr, ip);
+        if (!t->disabled)
+            check_once(t, w, ULD_MODE_WAIT, ip, uld_check_wait, 1);
+    }
     begin_acquire(t, a, addr, d, h.mode & ULD_MODE_NOCHECK, h.subclass, ip);
     a->nest = h.nest;
+    a->cond = w;
+    a->cond_id = w ? w->id : 0;
     uld_leave();
     return 1;
 }
@@ -396,6 +471,43 @@ void uld_cond_wait_end(struct uld_acq *a)
     int i = uld_held_find(t, a->addr);
     if (i >= 0)
         t->held[i].nest = a->nest;
+    struct uld_lock *w = a->cond;
+    if (w && w->id == a->cond_id && w->wait)
+        atomic_fetch_sub(&w->wait->waiters, 1);
+}
+
+void uld_sem_wait_begin(const void *sem, uintptr_t ip)
+{
+    struct uld_thread *t = uld_enter();
+    if (!t)
+        return;
+    struct uld_lock *w = object_get((uintptr_t)sem, (struct uld_lockdesc){ULD_TYPE_SEM, 0}, ip);
+    if (w && !t->disabled)
+        check_once(t, w, ULD_MODE_WAIT, ip, uld_check_wait, 1);
+    uld_leave();
+}
+
+void uld_sem_acquired(const void *sem)
+{
+    struct uld_thread *t = uld_enter();
+    if (!t)
+        return;
+    t->sem_addr = (uintptr_t)sem;
+    t->sem_nacq = 0;
+    uld_leave();
+}
+
+void uld_wake(const void *obj, int type, uintptr_t ip)
+{
+    struct uld_thread *t = uld_enter();
+    if (!t)
+        return;
+    struct uld_lock *w = object_get((uintptr_t)obj, (struct uld_lockdesc){(uint8_t)type, 0}, ip);
+    /* a post after this thread's own wait depends on more than the held locks */
+    int cacheable = t->sem_addr != (uintptr_t)obj;
+    if (w && !t->disabled)
+        check_once(t, w, ULD_MODE_WAKE, ip, uld_check_wake, cacheable);
+    uld_leave();
 }
 
 /* ---- threads, fork, exit --------------------------------------------- */

@@ -55,6 +55,10 @@ void uld_check_exit_holding(struct uld_thread *t) ULD_HIDDEN;
 void uld_check_destroy_held(struct uld_thread *t, struct uld_lock *l, uintptr_t addr,
                             int held_elsewhere, int freed, uintptr_t ip) ULD_HIDDEN;
 void uld_check_assert_held(struct uld_thread *t, uintptr_t addr, uintptr_t ip) ULD_HIDDEN;
+void uld_check_wait(struct uld_thread *t, struct uld_lock *w, uintptr_t ip) ULD_HIDDEN;
+void uld_check_wake(struct uld_thread *t, struct uld_lock *w, uintptr_t ip) ULD_HIDDEN;
+void uld_check_cond_mismatch(struct uld_thread *t, struct uld_lock *cond, uintptr_t mutex,
+                             const char *what, uintptr_t ip) ULD_HIDDEN;
 /* A lock seen for the first time (no init call). graph_lock held. */
 struct uld_lock *uld_lock_first_use(uintptr_t addr, struct uld_lockdesc d, uintptr_t ip) ULD_HIDDEN;
 /* Does this lock let readers in while a writer waits? */

@@ -122,7 +122,7 @@ enum uld_edge_change uld_graph_add(struct uld_graph *g, struct uld_node *from,
     return ULD_EDGE_NEW;
 }
 
-static void delete_edge(struct uld_graph *g, struct uld_edge *e)
+void uld_graph_remove_edge(struct uld_graph *g, struct uld_edge *e)
 {
     unlink_edge(e);
     HASH_DELETE(hh, g->edges, e);
@@ -134,7 +134,7 @@ static void delete_edge(struct uld_graph *g, struct uld_edge *e)
 void uld_graph_remove_node(struct uld_graph *g, struct uld_node *n)
 {
     while (n->out)
-        delete_edge(g, n->out);
+        uld_graph_remove_edge(g, n->out);
     while (n->in)
-        delete_edge(g, n->in);
+        uld_graph_remove_edge(g, n->in);
 }

@@ -85,6 +85,7 @@ enum uld_edge_change uld_graph_add(struct uld_graph *g, struct uld_node *from,
                                    struct uld_edge **edge) ULD_HIDDEN;
 struct uld_edge *uld_graph_find(struct uld_graph *g, const struct uld_node *from,
                                 const struct uld_node *to) ULD_HIDDEN;
+void uld_graph_remove_edge(struct uld_graph *g, struct uld_edge *e) ULD_HIDDEN;
 /* Drop every edge into and out of n (the lock is gone). */
 void uld_graph_remove_node(struct uld_graph *g, struct uld_node *n) ULD_HIDDEN;
 long uld_graph_total_edges(void) ULD_HIDDEN;

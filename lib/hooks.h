@@ -15,6 +15,8 @@ enum uld_lock_type {
     ULD_TYPE_RWLOCK,
     ULD_TYPE_SPIN,
     ULD_TYPE_CUSTOM,
+    ULD_TYPE_COND,  /* condition variable: a wait object, never held */
+    ULD_TYPE_SEM,   /* semaphore: a wait object, never held */
 };
 
 /* What the interposer knows about a lock object (struct uld_lockdesc.flags). */
@@ -43,6 +45,8 @@ struct uld_acq {
     uint8_t mode, subclass;
     uint8_t action;        /* what end() must do: push, nest or nothing */
     uint32_t nest;         /* condition waits: re-acquisition count to restore */
+    struct uld_lock *cond; /* condition waits: the condvar, to count waiters */
+    uint32_t cond_id;
 };
 
 /* 1: validated, call uld_acquire_end() after the real call; 0: pass through. */
@@ -68,10 +72,21 @@ void uld_lock_destroyed(const void *lock, struct uld_lockdesc d, int held_by_any
 int uld_range_may_hold_locks(const void *p, size_t n);  /* cheap, lock-free */
 void uld_range_released(const void *p, size_t n, uintptr_t ip);
 
-/* Condition-variable waits release `mutex` and re-acquire it. */
+/*
+ * Condition-variable waits release `mutex` and re-acquire it.  begin()
+ * checks the wait (wait-for cycles, wrong mutex) and validates the
+ * re-acquisition; returns 1 if end() must be called.  mutex_owner_tid: who
+ * the mutex object says holds it.
+ */
 int uld_cond_wait_begin(struct uld_acq *a, const void *cond, const void *mutex,
-                        struct uld_lockdesc d, uintptr_t ip);
+                        struct uld_lockdesc d, int mutex_owner_tid, uintptr_t ip);
 void uld_cond_wait_end(struct uld_acq *a);
+/* A blocking semaphore wait is about to start (before blocking). */
+void uld_sem_wait_begin(const void *sem, uintptr_t ip);
+/* A semaphore wait or trywait succeeded. */
+void uld_sem_acquired(const void *sem);
+/* pthread_cond_signal/broadcast or sem_post on obj (ULD_TYPE_COND/SEM). */
+void uld_wake(const void *obj, int type, uintptr_t ip);
 
 /* Process and thread lifecycle. */
 void uld_init(void);                  /* idempotent; called by every wrapper */

@@ -4,6 +4,7 @@
  */
 #include "chain.h"
 #include "graph.h"
+#include "lock.h"
 #include "report.h"
 #include "stack.h"
 #include "thread.h"
@@ -130,8 +131,11 @@ static void cycle(struct uld_buf *b, const struct uld_report *r)
         lock_name(b, r, s->from);
         uld_buf_puts(b, ",\"to_name\":");
         lock_name(b, r, s->to);
-        uld_buf_printf(b, ",\"mode\":\"%s->%s\",\"thread\":", mode_word(s->from_mode),
-                       mode_word(s->to_mode));
+        int wake = uld_is_wait_type(r->locks[s->from].type);
+        int wait = uld_is_wait_type(r->locks[s->to].type);
+        uld_buf_printf(b, ",\"step\":\"%s\",\"mode\":\"%s->%s\",\"thread\":",
+                       wake ? "wake" : wait ? "wait" : "lock", wake ? "wake" : mode_word(s->from_mode),
+                       wait ? "wait" : mode_word(s->to_mode));
         thread(b, s->serial, s->tid, i == 0 ? r->thread_name : NULL);
         uld_buf_puts(b, ",\"from_acquired_at\":");
         frame(b, s->from_ip, 1);

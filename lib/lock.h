@@ -38,6 +38,25 @@ struct uld_subnode {
     struct uld_class *cls;
 };
 
+/*
+ * Condition variables and semaphores.  A thread waiting on one while holding
+ * L depends on a waker; if every wake-up seen so far happened with L held
+ * (`needed`), the waker needs L first: L -> W -> L is a wait-for cycle.
+ */
+#define ULD_MAX_NEEDED 8
+struct uld_waitobj {
+    _Atomic uintptr_t bound_mutex; /* cond: the mutex its current waiters use */
+    _Atomic int waiters;           /* cond: threads inside a wait now */
+    int woken;                     /* a wake-up was seen: needed[] is meaningful */
+    int nneeded;
+    struct uld_needed {             /* locks held at every wake-up so far */
+        struct uld_lock *lock;      /* valid while lock->id == id */
+        uint32_t id;
+        uint8_t subclass, mode;
+        uintptr_t ip;               /* where the waker had acquired it */
+    } needed[ULD_MAX_NEEDED];
+};
+
 struct uld_lock {
     _Atomic uintptr_t addr; /* 0 while on the free list */
     uint32_t id;            /* == node.id */
@@ -50,6 +69,7 @@ struct uld_lock {
     char *name;             /* uld_lock_set_name(), else NULL */
     struct uld_node node;
     struct uld_subnode *sub[ULD_NUM_SUBCLASSES]; /* [0] unused */
+    struct uld_waitobj *wait; /* condition variables and semaphores */
     struct uld_lock *next_free;
 };
 
@@ -67,6 +87,11 @@ void uld_lockmap_for_range(uintptr_t p, size_t n, void (*fn)(struct uld_lock *, 
 int uld_lockmap_range_marked(uintptr_t p, size_t n) ULD_HIDDEN;
 long uld_lockmap_live(void) ULD_HIDDEN;
 uint32_t uld_next_node_id(void) ULD_HIDDEN;
+
+static inline int uld_is_wait_type(int type)
+{
+    return type == ULD_TYPE_COND || type == ULD_TYPE_SEM;
+}
 
 /* class.c */
 struct uld_class *uld_class_get(uintptr_t key, unsigned subclass, int kind, uint8_t type,

@@ -279,6 +279,11 @@ struct uld_lock *uld_lock_create(uintptr_t addr, struct uld_lockdesc d, int site
     l->site_ip = ip;
     l->cls = cls;
     l->ordinal = ++cls->ninstances;
+    if (uld_is_wait_type(d.type) && !(l->wait = uld_alloc(sizeof(*l->wait)))) {
+        l->next_free = free_records;
+        free_records = l;
+        return NULL;
+    }
     uld_node_init(&l->node, l->id, 0, l);
     atomic_store_explicit(&l->addr, addr, memory_order_release);
     table_put(atomic_load(&table), addr, l);
@@ -331,6 +336,8 @@ void uld_lock_forget(struct uld_lock *l)
     }
     if (l->name)
         uld_free(l->name, strlen(l->name) + 1);
+    if (l->wait)
+        uld_free(l->wait, sizeof(*l->wait));
     atomic_store_explicit(&l->addr, 0, memory_order_release);
     l->next_free = free_records;
     free_records = l;

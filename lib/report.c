@@ -51,6 +51,11 @@ static const char *const kind_names[ULD_R_KINDS] = {
     [ULD_R_EXIT_HOLDING] = "exit-holding",
     [ULD_R_ASSERT_NOT_HELD] = "assert-not-held",
     [ULD_R_LIMIT] = "limit-reached",
+    [ULD_R_WAIT_FOR] = "wait-for-cycle",
+    [ULD_R_COND_MISMATCH] = "cond-mutex-mismatch",
+    [ULD_R_SIGNAL_UNSAFE] = "signal-unsafe-lock",
+    [ULD_R_FORK_HOLDING] = "fork-holding",
+    [ULD_R_DEADLOCK] = "deadlock-detected",
 };
 
 static const char *const headlines[ULD_R_KINDS] = {
@@ -63,6 +68,11 @@ static const char *const headlines[ULD_R_KINDS] = {
     [ULD_R_EXIT_HOLDING] = "thread exiting with locks held",
     [ULD_R_ASSERT_NOT_HELD] = "lock assertion failed: lock not held",
     [ULD_R_LIMIT] = "internal table full",
+    [ULD_R_WAIT_FOR] = "possible deadlock: a wait that its waker cannot reach",
+    [ULD_R_COND_MISMATCH] = "condition variable used with the wrong mutex",
+    [ULD_R_SIGNAL_UNSAFE] = "lock taken both in a signal handler and where the signal can interrupt it",
+    [ULD_R_FORK_HOLDING] = "lock held by another thread at fork() used in the child",
+    [ULD_R_DEADLOCK] = "deadlock: threads blocked on each other",
 };
 
 const char *uld_report_kind_name(int kind)
@@ -221,8 +231,9 @@ void uld_report_limit(const char *table, long limit, const char *option)
 
 const char *uld_lock_type_name(int type)
 {
-    static const char *const names[] = {"mutex", "rwlock", "spinlock", "lock"};
-    return type >= 0 && type < 4 ? names[type] : "lock";
+    static const char *const names[] = {"mutex", "rwlock", "spinlock", "lock", "condvar",
+                                        "semaphore"};
+    return type >= 0 && type < (int)ULD_ARRAY_SIZE(names) ? names[type] : "lock";
 }
 
 const char *uld_site_kind_name(int kind)
@@ -442,9 +453,20 @@ static void put_threads(struct uld_buf *b, const struct uld_report *r)
     }
 }
 
+enum step_kind { STEP_LOCK, STEP_WAIT, STEP_WAKE };
+
+/* lock -> lock, lock -> wait object (a wait), wait object -> lock (a wake-up). */
+static enum step_kind step_kind(const struct uld_report *r, const struct uld_rstep *s)
+{
+    if (uld_is_wait_type(r->locks[s->to].type))
+        return STEP_WAIT;
+    return uld_is_wait_type(r->locks[s->from].type) ? STEP_WAKE : STEP_LOCK;
+}
+
 static void put_step(struct uld_buf *b, const struct uld_report *r, int k, int number)
 {
     const struct uld_rstep *s = &r->steps[k];
+    enum step_kind kind = step_kind(r, s);
     uld_buf_printf(b, "\n-> #%d: ", number);
     put_name(b, r, s->from);
     uld_buf_puts(b, " -> ");
@@ -452,12 +474,26 @@ static void put_step(struct uld_buf *b, const struct uld_report *r, int k, int n
     uld_buf_printf(b, "%s, in ", k == 0 ? ", now" : ", first seen");
     put_thread(b, (int)s->serial, s->tid, k == 0 ? r->thread_name : NULL);
     uld_buf_puts(b, ":\n       ");
-    put_name(b, r, s->from);
-    uld_buf_puts(b, " was acquired at ");
-    put_frame(b, s->from_ip, 1);
-    uld_buf_puts(b, "\n       ");
-    put_name(b, r, s->to);
-    uld_buf_puts(b, " was then acquired at:\n");
+    if (kind == STEP_WAKE) {
+        put_name(b, r, s->from);
+        uld_buf_puts(b, " has only ever been woken with ");
+        put_name(b, r, s->to);
+        uld_buf_puts(b, " held;\n       ");
+        put_name(b, r, s->to);
+        uld_buf_puts(b, " was acquired at ");
+        put_frame(b, s->from_ip, 1);
+        uld_buf_puts(b, "\n       ");
+        put_name(b, r, s->from);
+        uld_buf_puts(b, " was then woken at:\n");
+    } else {
+        put_name(b, r, s->from);
+        uld_buf_puts(b, " was acquired at ");
+        put_frame(b, s->from_ip, 1);
+        uld_buf_puts(b, "\n       ");
+        put_name(b, r, s->to);
+        uld_buf_puts(b, kind == STEP_WAIT ? " was then waited on at:\n"
+                                          : " was then acquired at:\n");
+    }
     put_stack(b, s->stack_id, "         ");
 }
 
@@ -474,11 +510,33 @@ static void put_column(struct uld_buf *b, int col, const char *fmt, const char *
     uld_buf_putc(b, '\n');
 }
 
+/* What thread k does in the scenario: take what it holds, then block. */
+static void put_scenario_action(struct uld_buf *b, const struct uld_report *r, int k, int pass)
+{
+    const struct uld_rstep *s = scenario_step(r, k);
+    char from[128], to[128];
+    uld_rlock_name(&r->locks[s->from], from, sizeof(from));
+    uld_rlock_name(&r->locks[s->to], to, sizeof(to));
+    switch (step_kind(r, s)) {
+    case STEP_LOCK:
+        put_column(b, k, "lock(%s);", pass ? to : from);
+        break;
+    case STEP_WAIT:
+        put_column(b, k, pass ? "wait(%s);" : "lock(%s);", pass ? to : from);
+        break;
+    case STEP_WAKE: /* holds nothing yet: needs `to` before it can wake `from` */
+        if (pass) {
+            put_column(b, k, "lock(%s);", to);
+            put_column(b, k, "wake(%s);", from);
+        }
+        break;
+    }
+}
+
 /* The kernel's "possible unsafe locking scenario", one column per thread. */
 static void put_scenario(struct uld_buf *b, const struct uld_report *r)
 {
     int n = r->nsteps;
-    char name[128];
     uld_buf_puts(b, "\n possible unsafe locking scenario:\n\n");
     if (n > 4) { /* too wide for columns */
         for (int k = 0; k < n; k++) {
@@ -496,13 +554,9 @@ static void put_scenario(struct uld_buf *b, const struct uld_report *r)
         for (int k = 0; k < n; k++)
             uld_buf_printf(b, "%*s--------%*s", k ? 0 : 2, "", k + 1 < n ? 18 : 0, "");
         uld_buf_putc(b, '\n');
-        for (int pass = 0; pass < 2; pass++) {
-            for (int k = 0; k < n; k++) {
-                const struct uld_rstep *s = scenario_step(r, k);
-                uld_rlock_name(&r->locks[pass ? s->to : s->from], name, sizeof(name));
-                put_column(b, k, "lock(%s);", name);
-            }
-        }
+        for (int pass = 0; pass < 2; pass++)
+            for (int k = 0; k < n; k++)
+                put_scenario_action(b, r, k, pass);
     }
     uld_buf_puts(b, "\n *** DEADLOCK ***\n");
 }
@@ -510,24 +564,34 @@ static void put_scenario(struct uld_buf *b, const struct uld_report *r)
 static void put_order_report(struct uld_buf *b, const struct uld_report *r)
 {
     const struct uld_rstep *now = &r->steps[0];
+    enum step_kind kind = step_kind(r, now);
+    int subject = kind == STEP_WAKE ? now->from : now->to;
+    int held = kind == STEP_WAKE ? now->to : now->from;
     put_thread(b, (int)r->serial, r->tid, r->thread_name);
-    uld_buf_puts(b, " is trying to acquire:\n    ");
-    put_lock_line(b, r, now->to);
-    uld_buf_puts(b, mode_name(&r->locks[now->to], r->target_mode));
+    uld_buf_puts(b, kind == STEP_WAIT   ? " is about to wait on:\n    "
+                    : kind == STEP_WAKE ? " wakes up waiters of:\n    "
+                                        : " is trying to acquire:\n    ");
+    put_lock_line(b, r, subject);
+    if (kind == STEP_LOCK)
+        uld_buf_puts(b, mode_name(&r->locks[subject], r->target_mode));
     uld_buf_puts(b, "\n  at ");
     put_frame(b, r->ip, 1);
-    uld_buf_puts(b, "\n\nbut it already holds:\n    ");
-    put_lock_line(b, r, now->from);
+    uld_buf_puts(b, kind == STEP_WAKE ? "\n\nwhile it holds:\n    " : "\n\nbut it already holds:\n    ");
+    put_lock_line(b, r, held);
     uld_buf_puts(b, ", acquired at ");
     put_frame(b, now->from_ip, 1);
     if (r->kind == ULD_R_CLASS_ORDER)
         uld_buf_puts(b, "\n\nand locks of these classes were already taken in the other "
                         "order.\nNo cycle exists between these very locks yet: it closes "
                         "if two of them are the same object.\n");
+    else if (kind == STEP_WAIT)
+        uld_buf_puts(b, "\n\nand whoever wakes this wait needs that lock first.\n");
+    else if (kind == STEP_WAKE)
+        uld_buf_puts(b, "\n\nand a thread waits for this wake-up while holding that lock.\n");
     else
         uld_buf_puts(b, "\n\nwhich lock already depends on the new lock.\n");
-    uld_buf_puts(b, "\nthe dependency chain (each line: the second lock taken while the "
-                    "first was held):\n");
+    uld_buf_puts(b, "\nthe dependency chain (each line: the second lock taken, waited on or "
+                    "woken\nwhile the first was held):\n");
     for (int k = 1; k < r->nsteps; k++)
         put_step(b, r, k, r->nsteps - k);
     put_step(b, r, 0, 0);
@@ -576,6 +640,7 @@ static void emit_human(const struct uld_report *r)
     switch (r->kind) {
     case ULD_R_LOCK_ORDER:
     case ULD_R_CLASS_ORDER:
+    case ULD_R_WAIT_FOR:
         put_order_report(&b, r);
         break;
     case ULD_R_SELF_DEADLOCK:

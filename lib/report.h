@@ -20,6 +20,11 @@ enum uld_report_kind {
     ULD_R_EXIT_HOLDING,
     ULD_R_ASSERT_NOT_HELD,
     ULD_R_LIMIT,
+    ULD_R_WAIT_FOR,
+    ULD_R_COND_MISMATCH,
+    ULD_R_SIGNAL_UNSAFE,
+    ULD_R_FORK_HOLDING,
+    ULD_R_DEADLOCK,
     ULD_R_KINDS
 };
 

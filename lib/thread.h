@@ -7,9 +7,7 @@
 #ifndef ULD_THREAD_H
 #define ULD_THREAD_H
 
-#include "internal.h"
-
-struct uld_lock;
+#include "lock.h"
 
 struct uld_held {
     uintptr_t addr;
@@ -33,6 +31,11 @@ struct uld_thread {
     uintptr_t nest_addr;   /* uld_lock_nested(): next acquisition of nest_addr */
     unsigned nest_subclass;
     char name[16];
+    /* a semaphore this thread waited on: locks it takes before posting it are
+     * needed to post it (a semaphore used like a lock) */
+    uintptr_t sem_addr;
+    int sem_nacq;
+    struct uld_needed sem_acq[8];
     uint32_t parent_serial;  /* the thread that created it, 0 if unknown */
     uint32_t created_stack;  /* where it was created */
     uint64_t chain_hits, chain_misses, slow_ns; /* statistics */

@@ -1,14 +1,17 @@
 /*
- * cond.c - condition-variable waits.  The wait releases the mutex and takes
- * it back before returning; the validator drops it from the held stack and
- * validates the re-acquisition (before blocking).  Both symbol versions of
- * pthread_cond_wait/timedwait are provided, each forwarding to its own ABI
- * (see ulockdep.map).
+ * cond.c - condition variables.  A wait releases the mutex and takes it back
+ * before returning: the validator checks the wait (wait-for cycles, wrong
+ * mutex), drops the mutex from the held stack and validates its
+ * re-acquisition before blocking.  Signals and broadcasts are wake-ups.
+ * Every function exists in two ABIs (GLIBC_2.3.2 and the old GLIBC_2.2.5),
+ * and each wrapper forwards to its own version (see ulockdep.map).
  */
 #include "glibc.h"
 #include "real.h"
 
 #include <errno.h>
+
+static const struct uld_lockdesc cond_desc = {ULD_TYPE_COND, 0};
 
 enum wait_kind { WAIT_PLAIN, WAIT_TIMED, WAIT_CLOCK };
 
@@ -42,7 +45,8 @@ static int wait_worker(const struct wait_call *w, pthread_cond_t *c, pthread_mut
                        uintptr_t ip)
 {
     struct uld_acq acq;
-    if (!uld_cond_wait_begin(&acq, c, m, mutex_desc(m), ip))
+    uld_preload_ensure();
+    if (!uld_cond_wait_begin(&acq, c, m, mutex_desc(m), mutex_owner(m), ip))
         return real_wait(w, c, m);
     int r;
     pthread_cleanup_push(wait_cancelled, &acq);
@@ -52,44 +56,64 @@ static int wait_worker(const struct wait_call *w, pthread_cond_t *c, pthread_mut
     return r;
 }
 
-ULD_WRAPPER int uld_cond_wait_232(pthread_cond_t *c, pthread_mutex_t *m)
+static int init_worker(cond_init_fn *real, pthread_cond_t *c, const pthread_condattr_t *a,
+                       uintptr_t ip)
 {
     uld_preload_ensure();
-    struct wait_call w = {.kind = WAIT_PLAIN, .plain = REAL(cond_wait_232)};
-    return wait_worker(&w, c, m, CALLER_IP);
+    int r = real ? real(c, a) : ENOSYS;
+    if (r == 0)
+        uld_lock_created(c, cond_desc, ip);
+    return r;
 }
-__asm__(".symver uld_cond_wait_232, pthread_cond_wait@@GLIBC_2.3.2");
 
-ULD_WRAPPER int uld_cond_wait_225(pthread_cond_t *c, pthread_mutex_t *m)
+static int destroy_worker(cond_fn *real, pthread_cond_t *c, uintptr_t ip)
 {
     uld_preload_ensure();
-    struct wait_call w = {.kind = WAIT_PLAIN, .plain = REAL(cond_wait_225)};
-    return wait_worker(&w, c, m, CALLER_IP);
+    int r = real ? real(c) : ENOSYS;
+    uld_lock_destroyed(c, cond_desc, 0, r == 0, ip);
+    return r;
 }
-__asm__(".symver uld_cond_wait_225, pthread_cond_wait@GLIBC_2.2.5");
 
-ULD_WRAPPER int uld_cond_timedwait_232(pthread_cond_t *c, pthread_mutex_t *m,
-                                       const struct timespec *ts)
+static int wake_worker(cond_fn *real, pthread_cond_t *c, uintptr_t ip)
 {
     uld_preload_ensure();
-    struct wait_call w = {.kind = WAIT_TIMED, .timed = REAL(cond_timedwait_232), .abstime = ts};
-    return wait_worker(&w, c, m, CALLER_IP);
+    uld_wake(c, ULD_TYPE_COND, ip);
+    return real ? real(c) : ENOSYS;
 }
-__asm__(".symver uld_cond_timedwait_232, pthread_cond_timedwait@@GLIBC_2.3.2");
 
-ULD_WRAPPER int uld_cond_timedwait_225(pthread_cond_t *c, pthread_mutex_t *m,
-                                       const struct timespec *ts)
-{
-    uld_preload_ensure();
-    struct wait_call w = {.kind = WAIT_TIMED, .timed = REAL(cond_timedwait_225), .abstime = ts};
-    return wait_worker(&w, c, m, CALLER_IP);
-}
-__asm__(".symver uld_cond_timedwait_225, pthread_cond_timedwait@GLIBC_2.2.5");
+/* One wrapper per function and ABI version, each calling its own real function. */
+#define COND_WRAPPER(fn, v, ver, params, ...)                                \
+    ULD_WRAPPER int uld_cond_##fn##_##v params                               \
+    {                                                                        \
+        __VA_ARGS__                                                          \
+    }                                                                        \
+    __asm__(".symver uld_cond_" #fn "_" #v ", pthread_cond_" #fn ver);
+
+#define COND_WRAPPERS(v, ver)                                                \
+    COND_WRAPPER(wait, v, ver, (pthread_cond_t * c, pthread_mutex_t * m),    \
+                 struct wait_call w = {.kind = WAIT_PLAIN, .plain = REAL(cond_wait_##v)}; \
+                 return wait_worker(&w, c, m, CALLER_IP);)                   \
+    COND_WRAPPER(timedwait, v, ver,                                          \
+                 (pthread_cond_t * c, pthread_mutex_t * m, const struct timespec *ts), \
+                 struct wait_call w = {.kind = WAIT_TIMED,                   \
+                                       .timed = REAL(cond_timedwait_##v),   \
+                                       .abstime = ts};                       \
+                 return wait_worker(&w, c, m, CALLER_IP);)                   \
+    COND_WRAPPER(init, v, ver, (pthread_cond_t * c, const pthread_condattr_t *a), \
+                 return init_worker(REAL(cond_init_##v), c, a, CALLER_IP);) \
+    COND_WRAPPER(destroy, v, ver, (pthread_cond_t * c),                      \
+                 return destroy_worker(REAL(cond_destroy_##v), c, CALLER_IP);) \
+    COND_WRAPPER(signal, v, ver, (pthread_cond_t * c),                       \
+                 return wake_worker(REAL(cond_signal_##v), c, CALLER_IP);)  \
+    COND_WRAPPER(broadcast, v, ver, (pthread_cond_t * c),                    \
+                 return wake_worker(REAL(cond_broadcast_##v), c, CALLER_IP);)
+
+COND_WRAPPERS(232, "@@GLIBC_2.3.2")
+COND_WRAPPERS(225, "@GLIBC_2.2.5")
 
 ULD_WRAPPER int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
                                        const struct timespec *ts)
 {
-    uld_preload_ensure();
     struct wait_call w = {.kind = WAIT_CLOCK, .clock = clk, .abstime = ts};
     return wait_worker(&w, c, m, CALLER_IP);
 }

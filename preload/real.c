@@ -5,11 +5,9 @@
 #include "real.h"
 
 #include <dlfcn.h>
-#include <stdatomic.h>
 #include <stdio.h>
 
 struct uld_real_table uld_real;
-static _Atomic int resolving;
 static __thread int resolving_here __attribute__((tls_model("initial-exec")));
 
 int uld_real_resolving(void)
@@ -33,21 +31,17 @@ void uld_real_resolve(void)
     if (resolving_here)
         return;
     resolving_here = 1;
-    atomic_fetch_add(&resolving, 1);
 #define ULD_RESOLVE(name)                                                     \
     if (!uld_real.name)                                                       \
         uld_real.name = (__typeof__(name) *)must(#name, dlsym(RTLD_NEXT, #name));
     ULD_REAL_FUNCS(ULD_RESOLVE)
 #undef ULD_RESOLVE
-    uld_real.cond_wait_232 = (cond_wait_fn *)must(
-        "pthread_cond_wait@GLIBC_2.3.2", dlvsym(RTLD_NEXT, "pthread_cond_wait", "GLIBC_2.3.2"));
-    uld_real.cond_timedwait_232 = (cond_timedwait_fn *)must(
-        "pthread_cond_timedwait@GLIBC_2.3.2",
-        dlvsym(RTLD_NEXT, "pthread_cond_timedwait", "GLIBC_2.3.2"));
-    /* The pre-2.3.2 ABI: only old binaries use it, so it may be absent. */
-    uld_real.cond_wait_225 = (cond_wait_fn *)dlvsym(RTLD_NEXT, "pthread_cond_wait", "GLIBC_2.2.5");
-    uld_real.cond_timedwait_225 =
-        (cond_timedwait_fn *)dlvsym(RTLD_NEXT, "pthread_cond_timedwait", "GLIBC_2.2.5");
-    atomic_fetch_sub(&resolving, 1);
+#define ULD_RESOLVE_COND(name, type, field)                                   \
+    uld_real.field##_232 = (type *)must(#name "@GLIBC_2.3.2",                    \
+                                        dlvsym(RTLD_NEXT, #name, "GLIBC_2.3.2")); \
+    /* the pre-2.3.2 ABI: only old binaries use it, so it may be absent */      \
+    uld_real.field##_225 = (type *)dlvsym(RTLD_NEXT, #name, "GLIBC_2.2.5");
+    ULD_REAL_COND_FUNCS(ULD_RESOLVE_COND)
+#undef ULD_RESOLVE_COND
     resolving_here = 0;
 }

@@ -24,18 +24,32 @@
     X(pthread_spin_init) X(pthread_spin_destroy) X(pthread_spin_lock)       \
     X(pthread_spin_trylock) X(pthread_spin_unlock)                          \
     X(pthread_cond_clockwait)                                               \
+    X(sem_init) X(sem_destroy) X(sem_wait) X(sem_trywait) X(sem_timedwait)  \
+    X(sem_clockwait) X(sem_post)                                            \
     X(pthread_create) X(fork) X(free) X(realloc)
 
 /* pthread_cond_* exist in two ABIs; each wrapper forwards to its own. */
 typedef int cond_wait_fn(pthread_cond_t *, pthread_mutex_t *);
 typedef int cond_timedwait_fn(pthread_cond_t *, pthread_mutex_t *, const struct timespec *);
+typedef int cond_init_fn(pthread_cond_t *, const pthread_condattr_t *);
+typedef int cond_fn(pthread_cond_t *);
+
+/* name, type, in both versions (232: current ABI, 225: pre-2.3.2 binaries) */
+#define ULD_REAL_COND_FUNCS(X)                                              \
+    X(pthread_cond_wait, cond_wait_fn, cond_wait)                           \
+    X(pthread_cond_timedwait, cond_timedwait_fn, cond_timedwait)            \
+    X(pthread_cond_init, cond_init_fn, cond_init)                           \
+    X(pthread_cond_destroy, cond_fn, cond_destroy)                          \
+    X(pthread_cond_signal, cond_fn, cond_signal)                            \
+    X(pthread_cond_broadcast, cond_fn, cond_broadcast)
 
 struct uld_real_table {
 #define ULD_REAL_FIELD(name) __typeof__(name) *name;
     ULD_REAL_FUNCS(ULD_REAL_FIELD)
 #undef ULD_REAL_FIELD
-    cond_wait_fn *cond_wait_232, *cond_wait_225;
-    cond_timedwait_fn *cond_timedwait_232, *cond_timedwait_225;
+#define ULD_REAL_COND_FIELD(name, type, field) type *field##_232, *field##_225;
+    ULD_REAL_COND_FUNCS(ULD_REAL_COND_FIELD)
+#undef ULD_REAL_COND_FIELD
 };
 
 extern struct uld_real_table uld_real __attribute__((visibility("hidden")));

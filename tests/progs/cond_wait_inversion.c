@@ -11,7 +11,13 @@
  * only lock_m, so this run completes; a barrier guarantees the waiter
  * really waits (it holds lock_m until it is inside pthread_cond_wait).
  *
+ * The wait itself is a second problem: the waiter holds lock_l while it
+ * waits on `ready`, which is only ever signalled with lock_m held, and
+ * lock_m -> lock_l is recorded: a thread entering the same path holds
+ * lock_m while it blocks on lock_l, so the signaller never gets lock_m.
+ *
  * EXPECT: lock-order-inversion lock_m lock_l
+ * EXPECT: wait-for-cycle lock_m ready lock_l
  */
 #include "progs.h"
 
