@@ -6,10 +6,12 @@
  * builds report snapshots; printing happens after graph_lock is dropped.
  */
 #include "chain.h"
+#include <string.h>
 #include "config.h"
 #include "core.h"
 #include "report.h"
 #include "stack.h"
+#include "thread.h"
 
 /* Per-acquisition state of the order check. */
 struct order_ctx {
@@ -371,7 +373,9 @@ void uld_check_acquire(struct uld_thread *t, struct uld_lock *l, unsigned subcla
         .mode = mode,
         .x_rread = (mode & ULD_MODE_READ) && uld_read_is_recursive(l),
     };
-    if (check_relock(&c, ip))
+    if (atomic_load_explicit(&uld_signal_handlers, memory_order_relaxed))
+        uld_check_signal_context(t, l, mode, ip);
+    if (check_relock(&c, ip) || (mode & ULD_MODE_TRY))
         return;
     order_pass(&c, &uld_lock_graph, ip);
     order_pass(&c, &uld_class_graph, ip);
@@ -426,6 +430,23 @@ void uld_check_destroy_held(struct uld_thread *t, struct uld_lock *l, uintptr_t 
                        : held_elsewhere ? "lock destroyed while another thread holds it"
                                         : "lock destroyed while this thread holds it";
     report_misuse(ULD_R_DESTROY_HELD, t, l, ip, what, 0);
+}
+
+void uld_check_fork_holding(struct uld_thread *t, uintptr_t addr, int owner_tid, uintptr_t ip)
+{
+    struct uld_lock *l = uld_lock_lookup(addr);
+    if (!l)
+        return; /* never seen in the parent either: nothing reliable to say */
+    char what[160];
+    if (owner_tid > 0)
+        uld_snprintf(what, sizeof(what),
+                     "held by another thread (tid %d in the parent) when the process forked: "
+                     "in this child it stays locked forever",
+                     owner_tid);
+    else
+        uld_snprintf(what, sizeof(what), "held by another thread when the process forked: "
+                                         "in this child it stays locked forever");
+    report_misuse(ULD_R_FORK_HOLDING, t, l, ip, what, owner_tid);
 }
 
 void uld_check_assert_held(struct uld_thread *t, uintptr_t addr, uintptr_t ip)
@@ -597,4 +618,83 @@ void uld_check_cond_mismatch(struct uld_thread *t, struct uld_lock *cond, uintpt
     uld_snprintf(r->detail, sizeof(r->detail), "%s", what);
     fill_held(r, t, 0);
     uld_report_submit(r, key);
+}
+
+/* ---- signal context --------------------------------------------------------- */
+
+static int lowest_signal(uint64_t set)
+{
+    return set ? __builtin_ctzll(set) + 1 : 0;
+}
+
+static void report_signal_unsafe(struct uld_thread *t, struct uld_lock *l, int sig,
+                                 uintptr_t ip)
+{
+    struct uld_class *cls = l->cls;
+    uint64_t key = mix64(mix64(ULD_R_SIGNAL_UNSAFE, cls->node.id), (uint64_t)sig);
+    if (uld_report_seen(key))
+        return;
+    struct uld_report *r = uld_report_new(ULD_R_SIGNAL_UNSAFE);
+    if (!r)
+        return;
+    fill_thread(r, t, ip);
+    r->target = uld_report_add_lock(r, l, 0);
+    r->signo = sig;
+    /* two uses of the lock: inside the handler, and interruptible by it */
+    r->steps[0] = (struct uld_rstep){.from = r->target, .to = r->target,
+                                     .stack_id = cls->sig_handler_stack,
+                                     .from_ip = cls->sig_handler_ip,
+                                     .serial = cls->sig_handler_serial};
+    r->steps[1] = (struct uld_rstep){.from = r->target, .to = r->target,
+                                     .stack_id = cls->sig_unblocked_stack,
+                                     .from_ip = cls->sig_unblocked_ip,
+                                     .serial = cls->sig_unblocked_serial};
+    r->nsteps = 2;
+    struct uld_thread_info ti;
+    for (int i = 0; i < 2; i++)
+        if (uld_thread_info(r->steps[i].serial, &ti))
+            r->steps[i].tid = ti.tid;
+    const char *name = sigabbrev_np(sig);
+    uld_snprintf(r->detail, sizeof(r->detail),
+                 "taken in a handler for SIG%s and where SIG%s can interrupt its holder",
+                 name ? name : "?", name ? name : "?");
+    fill_held(r, t, 0);
+    uld_report_submit(r, key);
+}
+
+/*
+ * The kernel's irq-safety rule for signals: a lock taken inside a handler
+ * for S must never be held where S can arrive, or the handler deadlocks on
+ * its own thread.  Handler-side trylocks do not count: they cannot block.
+ */
+void uld_check_signal_context(struct uld_thread *t, struct uld_lock *l, unsigned mode,
+                              uintptr_t ip)
+{
+    struct uld_class *cls = l->cls;
+    if (uld_is_wait_type(l->type))
+        return;
+    if (t->in_signal) {
+        uint64_t bit = 1ull << (t->in_signal - 1);
+        if ((mode & ULD_MODE_TRY) || (cls->sig_in_handler & bit))
+            goto check;
+        cls->sig_in_handler |= bit;
+        cls->sig_handler_stack = uld_stack_capture();
+        cls->sig_handler_serial = t->serial;
+        cls->sig_handler_ip = ip;
+    } else {
+        uint64_t unblocked = ~t->blocked;
+        if (!(unblocked & ~cls->sig_unblocked))
+            goto check;
+        /* newly unblocked signals: this acquisition is the example to show */
+        cls->sig_unblocked_stack = uld_stack_capture();
+        cls->sig_unblocked_serial = t->serial;
+        cls->sig_unblocked_ip = ip;
+        cls->sig_unblocked |= unblocked;
+    }
+check:;
+    uint64_t bad = cls->sig_in_handler & cls->sig_unblocked & ~cls->sig_reported;
+    if (!bad)
+        return;
+    cls->sig_reported |= bad;
+    report_signal_unsafe(t, l, lowest_signal(bad), ip);
 }

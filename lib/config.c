@@ -49,6 +49,10 @@ static const struct option_row options[] = {
      "lock classes before new classes go unchecked"},
     {"chain_cache_bits", OPT_INT, OFF(chain_cache_bits), 20, 10, 26,
      "log2 of the validated-chain cache size"},
+    {"watchdog", OPT_INT, OFF(watchdog), 0, 0, 86400,
+     "report threads blocked on each other in a cycle for this many seconds; 0: off"},
+    {"watchdog_abort", OPT_BOOL, OFF(watchdog_abort), 0, 0, 1,
+     "abort() after a deadlock-detected report, to leave a core"},
 };
 
 static void set_defaults(void)

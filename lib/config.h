@@ -24,6 +24,8 @@ struct uld_config {
     long max_locks;                /* live lock instances */
     long max_classes;              /* lock classes */
     long chain_cache_bits;          /* log2 of chain-cache slots */
+    long watchdog;                  /* seconds blocked in a cycle before reporting; 0 off */
+    long watchdog_abort;            /* abort() after a deadlock-detected report */
 };
 
 extern struct uld_config uld_config ULD_HIDDEN;

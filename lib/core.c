@@ -48,6 +48,8 @@ void uld_init(void)
     if (!ok)
         uld_warn("initialisation failed (out of memory?); checking is off");
     atomic_store(&uld_state, ok ? ULD_STATE_READY : ULD_STATE_FAILED);
+    if (ok)
+        uld_watchdog_start();
 }
 
 int uld_self_tid(void)
@@ -72,6 +74,7 @@ struct uld_thread *uld_thread_attach(void)
         return NULL;
     uld_self = t;
     pthread_setspecific(thread_key, t);
+    uld_signal_thread_init(t);
     return t;
 }
 
@@ -186,14 +189,18 @@ static void begin_acquire(struct uld_thread *t, struct uld_acq *a, uintptr_t add
     a->prev_key = uld_held_top_key(t);
     a->key = uld_chain_mix(a->prev_key, a->node_id, mode);
     a->action = ACT_PUSH;
-    /* A trylock never waits, so it adds no dependency into the lock. */
-    if (mode & (ULD_MODE_TRY | ULD_MODE_NOCHECK))
+    /* A trylock never waits, so it adds no dependency into the lock; it still
+     * matters for signal safety (a handler may interrupt while it is held). */
+    if ((mode & ULD_MODE_NOCHECK) ||
+        ((mode & ULD_MODE_TRY) && !atomic_load_explicit(&uld_signal_handlers,
+                                                        memory_order_relaxed)))
         return;
-    if (likely(uld_chain_contains(a->key))) {
+    uint64_t key = a->key ^ t->sigctx; /* chains are checked once per signal context */
+    if (likely(uld_chain_contains(key))) {
         t->chain_hits++;
     } else {
         t->chain_misses++;
-        validate(t, l, subclass, mode, ip, a->key);
+        validate(t, l, subclass, mode, ip, key);
     }
 }
 
@@ -384,7 +391,7 @@ static void check_once(struct uld_thread *t, struct uld_lock *w, unsigned mode, 
                        void (*check)(struct uld_thread *, struct uld_lock *, uintptr_t),
                        int cacheable)
 {
-    uint64_t key = uld_chain_mix(uld_held_top_key(t), w->id, mode);
+    uint64_t key = uld_chain_mix(uld_held_top_key(t), w->id, mode) ^ t->sigctx;
     if (cacheable && uld_chain_contains(key))
         return;
     int saved = errno;
@@ -572,14 +579,50 @@ void uld_fork_parent(void)
     uld_busy--;
 }
 
+int uld_forked_child;
+
+void uld_fork_child_touch(const void *lock, int owner_tid, uintptr_t ip)
+{
+    if (owner_tid == 0)
+        return;
+    struct uld_thread *t = uld_enter();
+    if (!t)
+        return;
+    uintptr_t addr = (uintptr_t)lock;
+    if (uld_held_find(t, addr) < 0) { /* not ours: another thread held it at fork */
+        int saved = errno;
+        uld_mutex_lock(&uld_graph_lock);
+        uld_check_fork_holding(t, addr, owner_tid, ip);
+        uld_mutex_unlock(&uld_graph_lock);
+        uld_report_flush();
+        errno = saved;
+    }
+    uld_leave();
+}
+
 void uld_fork_child(void)
 {
+    uld_forked_child = 1;
     uld_tid_reset();
     uld_mutex_reset(&uld_graph_lock);
     uld_arena_after_fork_child();
     uld_report_after_fork_child();
     struct uld_thread *self = uld_self == ULD_THREAD_DEAD ? NULL : uld_self;
     uld_threads_after_fork_child(self);
+    uld_watchdog_start(); /* the watchdog thread did not survive the fork */
+}
+
+int uld_exit_status(int status)
+{
+    if (atomic_load(&uld_state) != ULD_STATE_READY)
+        return status;
+    uld_busy++;
+    uld_report_flush();
+    uld_report_summary();
+    uld_busy--;
+    if (status == 0 && uld_report_errors() > 0 && uld_config.exitcode != 0)
+        return (int)uld_config.exitcode;
+    return status;
 }
 
 void uld_process_exit(void)

@@ -23,7 +23,14 @@ enum uld_owner_hint {
 
 enum { ULD_STATE_OFF, ULD_STATE_INITIALISING, ULD_STATE_READY, ULD_STATE_FAILED };
 
+extern _Atomic int uld_signal_handlers ULD_HIDDEN; /* a handler was installed */
+extern struct uld_platform uld_platform ULD_HIDDEN;
+void uld_watchdog_start(void) ULD_HIDDEN;
+
 struct uld_thread *uld_thread_attach(void) ULD_HIDDEN;
+void uld_signal_thread_init(struct uld_thread *t) ULD_HIDDEN;
+void uld_check_signal_context(struct uld_thread *t, struct uld_lock *l, unsigned mode,
+                              uintptr_t ip) ULD_HIDDEN;
 
 /* Enter the validator; NULL means "pass through". Pair with uld_leave(). */
 static inline struct uld_thread *uld_enter(void)
@@ -55,6 +62,8 @@ void uld_check_exit_holding(struct uld_thread *t) ULD_HIDDEN;
 void uld_check_destroy_held(struct uld_thread *t, struct uld_lock *l, uintptr_t addr,
                             int held_elsewhere, int freed, uintptr_t ip) ULD_HIDDEN;
 void uld_check_assert_held(struct uld_thread *t, uintptr_t addr, uintptr_t ip) ULD_HIDDEN;
+void uld_check_fork_holding(struct uld_thread *t, uintptr_t addr, int owner_tid,
+                            uintptr_t ip) ULD_HIDDEN;
 void uld_check_wait(struct uld_thread *t, struct uld_lock *w, uintptr_t ip) ULD_HIDDEN;
 void uld_check_wake(struct uld_thread *t, struct uld_lock *w, uintptr_t ip) ULD_HIDDEN;
 void uld_check_cond_mismatch(struct uld_thread *t, struct uld_lock *cond, uintptr_t mutex,

@@ -88,6 +88,40 @@ void uld_sem_acquired(const void *sem);
 /* pthread_cond_signal/broadcast or sem_post on obj (ULD_TYPE_COND/SEM). */
 void uld_wake(const void *obj, int type, uintptr_t ip);
 
+/*
+ * Signals.  Masks are 64-bit: bit (signo - 1).  The interposer's handler
+ * trampoline brackets every handler with enter/leave; enter returns what
+ * leave restores.
+ */
+void uld_signal_installed(int sig);
+uint64_t uld_signal_enter(int sig, uint64_t extra_blocked);
+void uld_signal_leave(uint64_t saved);
+void uld_signal_mask_changed(int how, uint64_t set); /* after a successful mask change */
+
+/*
+ * In a fork child, locks other threads held at fork stay locked forever.
+ * uld_forked_child is set in the child; the interposer then reports each
+ * touch of a lock the object says is held (owner_tid as for uld_on_release).
+ */
+extern int uld_forked_child;
+void uld_fork_child_touch(const void *lock, int owner_tid, uintptr_t ip);
+
+/*
+ * Watchdog (option watchdog=SEC): while uld_watchdog_on, the interposer
+ * brackets every blocking lock call with block_begin/block_end.
+ */
+extern int uld_watchdog_on;
+void uld_block_begin(const void *lock, uintptr_t ip);
+void uld_block_end(void);
+
+/* What the validator needs from the interposer: real functions, no wrappers. */
+struct sigaction;
+struct uld_platform {
+    int (*spawn_thread)(void *(*fn)(void *), void *arg);
+    int (*sigaction)(int sig, const struct sigaction *act, struct sigaction *old);
+};
+void uld_set_platform(const struct uld_platform *p);
+
 /* Process and thread lifecycle. */
 void uld_init(void);                  /* idempotent; called by every wrapper */
 int uld_is_ready(void);
@@ -99,6 +133,7 @@ void uld_fork_prepare(void);
 void uld_fork_parent(void);
 void uld_fork_child(void);
 void uld_process_exit(void);          /* atexit: drain reports, exit status */
+int uld_exit_status(int status);      /* _exit: drain reports; the status to use */
 int uld_self_tid(void);               /* cached gettid() */
 /* libulockdep's own code, skipped at the top of captured stacks */
 void uld_set_own_text(uintptr_t lo, uintptr_t hi);

@@ -29,6 +29,13 @@ struct uld_class {
     char *name;           /* annotation name, else NULL (derived at report time) */
     struct uld_class *base; /* the subclass-0 class */
     struct uld_node node;
+    /* signal context (bit signo-1): taken inside a handler for the signal /
+     * taken in normal context with the signal unblocked; a bit in both is a
+     * lock its own thread can deadlock on */
+    uint64_t sig_in_handler, sig_unblocked, sig_reported;
+    uint32_t sig_handler_stack, sig_unblocked_stack;
+    uint32_t sig_handler_serial, sig_unblocked_serial;
+    uintptr_t sig_handler_ip, sig_unblocked_ip;
     UT_hash_handle hh;
 };
 

@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -40,6 +41,7 @@ static _Atomic long nerrors, nwarnings;
 static int log_fd = 2, json_fd = -1;
 static char *emit_buf;
 static const char *limits_reported[8];
+static _Atomic int summary_printed;
 
 static const char *const kind_names[ULD_R_KINDS] = {
     [ULD_R_LOCK_ORDER] = "lock-order-inversion",
@@ -615,6 +617,47 @@ static void put_target_report(struct uld_buf *b, const struct uld_report *r, con
     }
 }
 
+static void put_signal_report(struct uld_buf *b, const struct uld_report *r)
+{
+    const char *sig = sigabbrev_np(r->signo);
+    put_target_report(b, r, "takes");
+    for (int k = 0; k < r->nsteps; k++) {
+        const struct uld_rstep *s = &r->steps[k];
+        uld_buf_printf(b, "\n-> %s SIG%s, in ",
+                       k == 0 ? "taken inside a handler for" : "taken where it can be interrupted by",
+                       sig ? sig : "?");
+        put_thread(b, (int)s->serial, s->tid, NULL);
+        uld_buf_puts(b, ":\n");
+        put_stack(b, s->stack_id, "     ");
+    }
+    char name[128];
+    uld_rlock_name(&r->locks[r->target], name, sizeof(name));
+    uld_buf_printf(b, "\n possible unsafe locking scenario:\n\n  lock(%s);\n  <SIG%s arrives>\n"
+                      "    lock(%s);   /* in the handler, on the same thread */\n\n"
+                      " *** DEADLOCK ***\n",
+                   name, sig ? sig : "?", name);
+}
+
+static void put_deadlock_report(struct uld_buf *b, const struct uld_report *r)
+{
+    uld_buf_printf(b, "%s:\n", r->detail);
+    for (int k = 0; k < r->nsteps; k++) {
+        const struct uld_rstep *s = &r->steps[k];
+        struct uld_thread_info ti;
+        uld_buf_puts(b, "\n  ");
+        put_thread(b, (int)s->serial, s->tid, uld_thread_info(s->serial, &ti) ? ti.name : NULL);
+        uld_buf_puts(b, " holds ");
+        put_name(b, r, s->from);
+        uld_buf_puts(b, " (acquired at ");
+        put_frame(b, s->from_ip, 1);
+        uld_buf_puts(b, ")\n    and waits for ");
+        put_lock_line(b, r, s->to);
+        uld_buf_printf(b, ", held by T%u, at:\n", r->steps[(k + 1) % r->nsteps].serial);
+        put_stack(b, s->stack_id, "      ");
+    }
+    uld_buf_puts(b, "\n *** DEADLOCK ***\n");
+}
+
 static void emit_human(const struct uld_report *r)
 {
     struct uld_buf b;
@@ -647,6 +690,12 @@ static void emit_human(const struct uld_report *r)
         put_target_report(&b, r, "is trying to acquire a lock it already holds");
         uld_buf_puts(&b, "\n *** DEADLOCK ***\n");
         break;
+    case ULD_R_SIGNAL_UNSAFE:
+        put_signal_report(&b, r);
+        break;
+    case ULD_R_DEADLOCK:
+        put_deadlock_report(&b, r);
+        break;
     case ULD_R_EXIT_HOLDING:
         put_thread(&b, (int)r->serial, r->tid, r->thread_name);
         uld_buf_printf(&b, " is exiting: %s\n", r->detail);
@@ -655,7 +704,8 @@ static void emit_human(const struct uld_report *r)
         put_target_report(&b, r, r->kind == ULD_R_DESTROY_HELD ? "destroys" : "releases");
         break;
     }
-    put_held(&b, r);
+    if (r->kind != ULD_R_DEADLOCK) /* there every thread's locks are shown already */
+        put_held(&b, r);
     put_legend(&b, r);
     if (r->kind != ULD_R_LIMIT)
         put_threads(&b, r);
@@ -686,8 +736,21 @@ static void emit(const struct uld_report *r)
 
 /* ---- queue --------------------------------------------------------------- */
 
+/* Is anything pending that will be followed by a hang (print it now)? */
+static int pending_urgent(void)
+{
+    for (struct uld_report *r = atomic_load(&pending); r; r = r->next)
+        if (r->kind == ULD_R_SELF_DEADLOCK)
+            return 1;
+    return 0;
+}
+
 void uld_report_flush(void)
 {
+    /* A signal handler must not symbolise (libdw allocates): unless the thread
+     * is about to hang, leave the reports to the next flush outside a handler. */
+    if (uld_in_signal_handler() && !pending_urgent())
+        return;
     while (atomic_load(&pending)) {
         if (!uld_mutex_trylock(&report_lock))
             return; /* the holder prints ours before it lets go */
@@ -700,6 +763,8 @@ void uld_report_flush(void)
             fifo = list;
             list = next;
         }
+        /* in a signal handler libdw must not run (it allocates): raw addresses */
+        uld_symbolize_raw = uld_in_signal_handler();
         while (fifo) {
             struct uld_report *next = fifo->next;
             if (emit_buf)
@@ -707,6 +772,7 @@ void uld_report_flush(void)
             uld_free(fifo, sizeof(*fifo));
             fifo = next;
         }
+        uld_symbolize_raw = 0;
         uld_mutex_unlock(&report_lock);
     }
 }
@@ -723,6 +789,7 @@ void uld_report_lock_for_fork(int lock)
 void uld_report_after_fork_child(void)
 {
     uld_mutex_reset(&report_lock);
+    atomic_store(&summary_printed, 0);
     atomic_store(&nerrors, 0);
     atomic_store(&nwarnings, 0);
 }
@@ -730,7 +797,7 @@ void uld_report_after_fork_child(void)
 void uld_report_summary(void)
 {
     long e = atomic_load(&nerrors), w = atomic_load(&nwarnings);
-    if (!uld_config.summary || (e == 0 && w == 0))
+    if (!uld_config.summary || (e == 0 && w == 0) || atomic_exchange(&summary_printed, 1))
         return;
     char line[256];
     struct uld_buf b;

@@ -72,6 +72,7 @@ struct uld_report {
     int target;              /* lock being acquired/released/destroyed, or -1 */
     uint8_t target_mode;     /* ULD_MODE_* of the acquisition */
     int other_tid;           /* unlock-not-owner: the owner, if known */
+    int signo;               /* signal-unsafe-lock: the signal */
     int nlocks, nsteps, nheld;
     int nclasses;
     uint32_t classes[ULD_R_MAX_LOCKS];   /* class-order: class ids of the cycle */

@@ -12,6 +12,8 @@
 void uld_stack_set_skip_range(uintptr_t lo, uintptr_t hi) ULD_HIDDEN;
 /* Capture the calling thread's stack and intern it; 0 if unavailable.  graph_lock held. */
 uint32_t uld_stack_capture(void) ULD_HIDDEN;
+/* The same, dropping `skip` more frames (e.g. a signal frame). */
+uint32_t uld_stack_capture_skip(int skip) ULD_HIDDEN;
 /* Frames of an interned stack (immutable, safe without locks). */
 int uld_stack_frames(uint32_t id, const uintptr_t **frames) ULD_HIDDEN;
 long uld_stack_count(void) ULD_HIDDEN;
@@ -25,6 +27,8 @@ struct uld_frame_info {
     uintptr_t module_offset;
 };
 
+/* Set while printing from a signal handler: no symbolisation (it allocates). */
+extern int uld_symbolize_raw ULD_HIDDEN;
 /* Describe a code address; `is_return` looks up the call instruction.  Report lock held. */
 void uld_symbolize(uintptr_t addr, int is_return, struct uld_frame_info *out) ULD_HIDDEN;
 /* Name of the static object containing addr ("lock_a", offset 0x28); 0 if none. */

@@ -80,14 +80,19 @@ static uint32_t depot_intern(const uintptr_t *frames, int n)
 
 uint32_t uld_stack_capture(void)
 {
+    return uld_stack_capture_skip(0);
+}
+
+uint32_t uld_stack_capture_skip(int skip)
+{
     void *raw[ULD_MAX_FRAMES + 16];
     uintptr_t frames[ULD_MAX_FRAMES];
     int n = unw_backtrace(raw, (int)ULD_ARRAY_SIZE(raw));
-    int i = 0, k = 0;
-    while (i < n && (uintptr_t)raw[i] >= skip_lo && (uintptr_t)raw[i] < skip_hi)
-        i++;
-    for (; i < n && k < uld_config.max_frames; i++)
-        frames[k++] = (uintptr_t)raw[i];
+    int k = 0;
+    /* our own frames (wrappers, the signal trampoline) are noise in reports */
+    for (int i = 0; i < n && k < uld_config.max_frames; i++)
+        if (((uintptr_t)raw[i] < skip_lo || (uintptr_t)raw[i] >= skip_hi) && skip-- <= 0)
+            frames[k++] = (uintptr_t)raw[i];
     return k ? depot_intern(frames, k) : 0;
 }
 

@@ -20,6 +20,7 @@ struct sym_cache {
     UT_hash_handle hh;
 };
 
+int uld_symbolize_raw;
 static Dwfl *dwfl;
 static struct sym_cache *cache;
 static char *(*demangle)(const char *, char *, size_t *, int *);
@@ -112,7 +113,7 @@ static void resolve(uintptr_t addr, int is_return, struct uld_frame_info *out)
 
 void uld_symbolize(uintptr_t addr, int is_return, struct uld_frame_info *out)
 {
-    if (!uld_config.symbolize) {
+    if (!uld_config.symbolize || uld_symbolize_raw) {
         memset(out, 0, sizeof(*out));
         return;
     }
@@ -134,7 +135,7 @@ void uld_symbolize(uintptr_t addr, int is_return, struct uld_frame_info *out)
 
 int uld_symbolize_data(uintptr_t addr, const char **symbol, uintptr_t *offset)
 {
-    if (!uld_config.symbolize)
+    if (!uld_config.symbolize || uld_symbolize_raw)
         return 0;
     Dwfl_Module *m = module_of(addr);
     if (!m)

@@ -134,11 +134,6 @@ void uld_threads_after_fork_child(struct uld_thread *self)
     }
 }
 
-uint64_t uld_held_top_key(const struct uld_thread *t)
-{
-    return t->depth ? t->held[t->depth - 1].chain_key : 0;
-}
-
 int uld_held_find(const struct uld_thread *t, uintptr_t addr)
 {
     for (int i = t->depth - 1; i >= 0; i--)
@@ -156,4 +151,27 @@ void uld_held_remove(struct uld_thread *t, int i)
         key = uld_chain_mix(key, t->held[j].node_id, t->held[j].mode);
         t->held[j].chain_key = key;
     }
+}
+
+int uld_threads_snapshot(struct uld_thread_snap *out, int max)
+{
+    int n = 0;
+    uld_mutex_lock(&thread_lock);
+    for (struct uld_thread *t = registry; t && n < max; t = t->next) {
+        struct uld_thread_snap *s = &out[n++];
+        s->t = t;
+        s->serial = t->serial;
+        s->tid = t->tid;
+        s->blocked_on = atomic_load(&t->blocked_on);
+        s->blocked_ip = t->blocked_ip;
+        s->blocked_since = t->blocked_since;
+        int depth = t->depth;
+        s->nheld = 0;
+        for (int i = 0; i < depth && i < ULD_MAX_HELD && s->nheld < ULD_SNAP_HELD; i++) {
+            s->held[s->nheld] = t->held[i].addr;
+            s->held_ip[s->nheld++] = t->held[i].ip;
+        }
+    }
+    uld_mutex_unlock(&thread_lock);
+    return n;
 }

@@ -36,6 +36,14 @@ struct uld_thread {
     uintptr_t sem_addr;
     int sem_nacq;
     struct uld_needed sem_acq[8];
+    uint64_t blocked;        /* signal mask: bit (signo - 1) */
+    int in_signal;           /* signo of the handler running now, 0 if none */
+    uint64_t sigctx;         /* blocked + in_signal, folded into chain keys; 0 normally */
+    /* watchdog: the lock this thread is blocked on now, since when, where */
+    _Atomic uintptr_t blocked_on;
+    uint64_t blocked_since;
+    uintptr_t blocked_ip;
+    _Atomic uint32_t blocked_stack; /* filled by the thread itself on request */
     uint32_t parent_serial;  /* the thread that created it, 0 if unknown */
     uint32_t created_stack;  /* where it was created */
     uint64_t chain_hits, chain_misses, slow_ns; /* statistics */
@@ -65,7 +73,25 @@ int uld_thread_info(uint32_t serial, struct uld_thread_info *out) ULD_HIDDEN;
 void uld_thread_destroy(struct uld_thread *t) ULD_HIDDEN;
 void uld_thread_refresh_name(struct uld_thread *t) ULD_HIDDEN;
 void uld_threads_after_fork_child(struct uld_thread *self) ULD_HIDDEN;
-uint64_t uld_held_top_key(const struct uld_thread *t) ULD_HIDDEN;
+/* A consistent-enough copy of one thread for the watchdog (racy by nature). */
+#define ULD_SNAP_HELD 16
+struct uld_thread_snap {
+    struct uld_thread *t;
+    uint32_t serial;
+    int tid;
+    uintptr_t blocked_on, blocked_ip;
+    uint64_t blocked_since;
+    int nheld;
+    uintptr_t held[ULD_SNAP_HELD];
+    uintptr_t held_ip[ULD_SNAP_HELD];
+};
+int uld_threads_snapshot(struct uld_thread_snap *out, int max) ULD_HIDDEN;
+/* Is the calling thread running a signal handler (signal.c)? */
+int uld_in_signal_handler(void) ULD_HIDDEN;
+static inline uint64_t uld_held_top_key(const struct uld_thread *t)
+{
+    return t->depth ? t->held[t->depth - 1].chain_key : 0;
+}
 /* Index of the newest entry for addr, or -1. */
 int uld_held_find(const struct uld_thread *t, uintptr_t addr) ULD_HIDDEN;
 /* Remove entry i; entries above it get their chain keys recomputed. */

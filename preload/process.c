@@ -46,11 +46,25 @@ static int find_own_object(struct dl_phdr_info *info, size_t size, void *arg)
     return mine;
 }
 
+/* Threads of the validator itself (the watchdog) bypass the wrapper. */
+static int spawn_internal(void *(*fn)(void *), void *arg)
+{
+    pthread_t t;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    int r = REAL(pthread_create)(&t, &attr, fn, arg);
+    pthread_attr_destroy(&attr);
+    return r;
+}
+
 void uld_preload_init(void)
 {
     if (atomic_exchange(&init_started, 1))
         return;
     uld_real_resolve();
+    struct uld_platform platform = {spawn_internal, REAL(sigaction)};
+    uld_set_platform(&platform);
     struct text_query q = {(uintptr_t)&uld_preload_init, 0, 0};
     dl_iterate_phdr(find_own_object, &q);
     uld_set_own_text(q.lo, q.hi);
@@ -147,4 +161,12 @@ ULD_WRAPPER int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
     if (r != 0)
         REAL(free)(s);
     return r;
+}
+
+/* A direct _exit (common in fork children) still reports failure. */
+ULD_WRAPPER void _exit(int status)
+{
+    uld_preload_ensure();
+    REAL(_exit)(uld_exit_status(status));
+    __builtin_unreachable();
 }

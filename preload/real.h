@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <semaphore.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -26,7 +27,8 @@
     X(pthread_cond_clockwait)                                               \
     X(sem_init) X(sem_destroy) X(sem_wait) X(sem_trywait) X(sem_timedwait)  \
     X(sem_clockwait) X(sem_post)                                            \
-    X(pthread_create) X(fork) X(free) X(realloc)
+    X(pthread_create) X(fork) X(free) X(realloc)                            \
+    X(sigaction) X(pthread_sigmask) X(sigprocmask) X(_exit)
 
 /* pthread_cond_* exist in two ABIs; each wrapper forwards to its own. */
 typedef int cond_wait_fn(pthread_cond_t *, pthread_mutex_t *);

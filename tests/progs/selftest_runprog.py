@@ -130,6 +130,8 @@ class RunprogTest(unittest.TestCase):
 
     def test_kind_without_names(self):
         self.assertPass(self.run_case(["EXPECT: limit-reached"], [LIMIT], 0))
+        bare = '{"kind":"limit-reached","severity":"warning","message":"max_edges"}'
+        self.assertPass(self.run_case(["EXPECT: limit-reached"], [bare], 0))
 
     def test_expect_none(self):
         self.assertPass(self.run_case(["EXPECT: none"], [], 0))
@@ -197,7 +199,7 @@ class RunprogTest(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stdout)
 
     def test_missing_program_is_an_error(self):
-        rc, out = self.run_case(["EXPECT: none"])
+        self.run_case(["EXPECT: none"])  # writes case.c
         p = subprocess.run([sys.executable, RUNPROG, "--no-preload", "--prog", "/nonexistent/prog",
                             "--source", os.path.join(self.tmp.name, "case.c")],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60)
