@@ -327,15 +327,30 @@ static void add_dependency(struct order_ctx *c, struct uld_graph *g, struct uld_
 }
 
 /* Exclusively held locks other than `skip`, oldest first: candidate gates. */
-static int gates_for(const struct uld_thread *t, uint32_t skip, uint32_t x_id, uint32_t *out)
+/*
+ * Exclusively held locks other than the edge's ends, oldest first: the
+ * candidate gates.  In the instance graph a gate is a lock (its id); in the
+ * class graph, a class: two locks of one class serialise the cycle's edges
+ * exactly when the cycle's classes are also the same objects.
+ */
+static int gates_for(const struct uld_thread *t, struct uld_graph *g, const struct uld_node *from,
+                     const struct uld_node *to, uint32_t skip, uint32_t x_id, uint32_t *out)
 {
     int n = 0;
     for (int i = 0; i < t->depth && n < ULD_MAX_GATES; i++) {
         const struct uld_held *h = &t->held[i];
+        struct uld_lock *gl;
         if ((h->mode & (ULD_MODE_READ | ULD_MODE_NOCHECK)) || h->lock_id == skip ||
-            h->lock_id == x_id || !held_lock(h))
+            h->lock_id == x_id || !(gl = held_lock(h)))
             continue;
-        out[n++] = h->lock_id;
+        uint32_t id = g == &uld_lock_graph ? h->lock_id : uld_lock_class(gl, h->subclass)->node.id;
+        if (id == from->id || id == to->id)
+            continue;
+        int dup = 0;
+        for (int j = 0; j < n; j++)
+            dup |= out[j] == id;
+        if (!dup)
+            out[n++] = id;
     }
     return n;
 }
@@ -356,7 +371,7 @@ static void order_pass(struct order_ctx *c, struct uld_graph *g, uintptr_t ip)
         if (hn == xn) /* same class: judged by instance order, not flagged */
             continue;
         uint32_t gates[ULD_MAX_GATES];
-        int ngates = gates_for(t, h->lock_id, c->x->id, gates);
+        int ngates = gates_for(t, g, hn, xn, h->lock_id, c->x->id, gates);
         add_dependency(c, g, hn, xn, h, hl, gates, ngates, ip);
     }
 }

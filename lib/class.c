@@ -51,6 +51,13 @@ struct uld_class *uld_class_get(uintptr_t key, unsigned subclass, int kind, uint
     return c;
 }
 
+void uld_class_for_each(void (*fn)(struct uld_class *, void *), void *arg)
+{
+    struct uld_class *c, *tmp;
+    HASH_ITER(hh, classes, c, tmp)
+        fn(c, arg);
+}
+
 struct static_query {
     uintptr_t addr;
     int found;

@@ -27,6 +27,10 @@ static const struct option_row options[] = {
      "file for human-readable reports (%p: pid); default stderr"},
     {"json_path", OPT_PATH, OFF(json_path), 0, 0, 0,
      "file for one JSON object per report (%p: pid)"},
+    {"graph_path", OPT_PATH, OFF(graph_path), 0, 0, 0,
+     "file for the lock-class graph at exit, for `ulockdep graph/merge` (%p: pid)"},
+    {"suppressions", OPT_PATH, OFF(suppressions), 0, 0, 0,
+     "file of KIND:PATTERN lines; matching reports are not printed or counted"},
     {"exitcode", OPT_INT, OFF(exitcode), 66, 0, 255,
      "exit status when an error was reported; 0 keeps the program's"},
     {"verbosity", OPT_INT, OFF(verbosity), 1, 0, 2,
@@ -53,6 +57,8 @@ static const struct option_row options[] = {
      "report threads blocked on each other in a cycle for this many seconds; 0: off"},
     {"watchdog_abort", OPT_BOOL, OFF(watchdog_abort), 0, 0, 1,
      "abort() after a deadlock-detected report, to leave a core"},
+    {"stats", OPT_BOOL, OFF(stats), 0, 0, 1,
+     "print statistics at exit: locks, classes, edges, chain-cache hit rate, slow path"},
 };
 
 static void set_defaults(void)

@@ -12,6 +12,8 @@
 struct uld_config {
     char log_path[ULD_PATH_MAX];   /* human reports; empty: stderr */
     char json_path[ULD_PATH_MAX];  /* JSON Lines; empty: none */
+    char graph_path[ULD_PATH_MAX]; /* class graph dump at exit; empty: none */
+    char suppressions[ULD_PATH_MAX]; /* suppression file; empty: none */
     /* numeric options are all long: one parser, one table */
     long exitcode;                  /* exit status when errors were reported; 0: keep */
     long verbosity;                 /* 0 one line per report, 1 full reports, 2 debug */
@@ -26,6 +28,7 @@ struct uld_config {
     long chain_cache_bits;          /* log2 of chain-cache slots */
     long watchdog;                  /* seconds blocked in a cycle before reporting; 0 off */
     long watchdog_abort;            /* abort() after a deadlock-detected report */
+    long stats;                     /* print statistics at exit */
 };
 
 extern struct uld_config uld_config ULD_HIDDEN;

@@ -103,6 +103,8 @@ static void lock_retype(struct uld_lock *l, struct uld_lockdesc d)
     uld_mutex_lock(&uld_graph_lock);
     l->type = d.type;
     l->flags = d.flags;
+    if (l->cls->type == ULD_TYPE_CUSTOM) /* the class was named before it was used */
+        l->cls->type = d.type;
     if (uld_is_wait_type(d.type) && !l->wait)
         l->wait = uld_alloc(sizeof(*l->wait));
     uld_mutex_unlock(&uld_graph_lock);
@@ -255,7 +257,8 @@ void uld_acquire_end(struct uld_acq *a, int acquired)
         h->mode = a->mode;
         h->subclass = a->subclass;
         h->type = a->lock->type;
-        t->depth++;
+        if (++t->depth > t->max_depth)
+            t->max_depth = t->depth;
         if (unlikely(t->sem_addr) && t->sem_nacq < (int)ULD_ARRAY_SIZE(t->sem_acq))
             t->sem_acq[t->sem_nacq++] = (struct uld_needed){a->lock, a->lock_id, a->subclass,
                                                              a->mode, a->ip};
@@ -612,13 +615,25 @@ void uld_fork_child(void)
     uld_watchdog_start(); /* the watchdog thread did not survive the fork */
 }
 
+/* Everything a process leaves behind when it ends, once. */
+static void exit_outputs(void)
+{
+    static _Atomic pid_t done_for;
+    if (atomic_exchange(&done_for, getpid()) == getpid())
+        return;
+    uld_report_flush();
+    uld_graph_dump();
+    if (uld_config.stats)
+        uld_stats_print(uld_report_log_fd());
+    uld_report_summary();
+}
+
 int uld_exit_status(int status)
 {
     if (atomic_load(&uld_state) != ULD_STATE_READY)
         return status;
     uld_busy++;
-    uld_report_flush();
-    uld_report_summary();
+    exit_outputs();
     uld_busy--;
     if (status == 0 && uld_report_errors() > 0 && uld_config.exitcode != 0)
         return (int)uld_config.exitcode;
@@ -630,8 +645,7 @@ void uld_process_exit(void)
     if (atomic_load(&uld_state) != ULD_STATE_READY)
         return;
     uld_busy++;
-    uld_report_flush();
-    uld_report_summary();
+    exit_outputs();
     long errors = uld_report_errors();
     uld_busy--;
     if (errors > 0 && uld_config.exitcode != 0) {

@@ -26,6 +26,8 @@ enum { ULD_STATE_OFF, ULD_STATE_INITIALISING, ULD_STATE_READY, ULD_STATE_FAILED 
 extern _Atomic int uld_signal_handlers ULD_HIDDEN; /* a handler was installed */
 extern struct uld_platform uld_platform ULD_HIDDEN;
 void uld_watchdog_start(void) ULD_HIDDEN;
+void uld_graph_dump(void) ULD_HIDDEN;          /* dump.c */
+void uld_stats_print(int fd) ULD_HIDDEN;       /* stats.c */
 
 struct uld_thread *uld_thread_attach(void) ULD_HIDDEN;
 void uld_signal_thread_init(struct uld_thread *t) ULD_HIDDEN;

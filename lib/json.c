@@ -180,7 +180,8 @@ static void threads(struct uld_buf *b, const struct uld_report *r)
     uld_buf_putc(b, ']');
 }
 
-void uld_json_emit(struct uld_buf *b, const struct uld_report *r)
+void uld_json_emit(struct uld_buf *b, const struct uld_report *r, const char *text,
+                   const char *signature)
 {
     uld_buf_puts(b, "{");
     key(b, "kind");
@@ -188,6 +189,8 @@ void uld_json_emit(struct uld_buf *b, const struct uld_report *r)
     uld_buf_printf(b, ",\"severity\":\"%s\",\"pid\":%d,\"message\":",
                    uld_report_kind_is_error(r->kind) ? "error" : "warning", (int)getpid());
     uld_buf_json_str(b, uld_report_message(r));
+    uld_buf_puts(b, ",\"signature\":");
+    uld_buf_json_str(b, signature);
     uld_buf_puts(b, ",\"detail\":");
     uld_buf_json_str(b, r->detail[0] ? r->detail : NULL);
     if (r->kind != ULD_R_LIMIT) {
@@ -207,5 +210,7 @@ void uld_json_emit(struct uld_buf *b, const struct uld_report *r)
         threads(b, r);
     uld_buf_puts(b, ",\"stack\":");
     stack(b, r->stack_id);
+    uld_buf_puts(b, ",\"text\":");
+    uld_buf_json_str(b, text);
     uld_buf_putc(b, '}');
 }

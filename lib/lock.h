@@ -93,6 +93,7 @@ void uld_lockmap_for_range(uintptr_t p, size_t n, void (*fn)(struct uld_lock *, 
                            void *arg) ULD_HIDDEN;
 int uld_lockmap_range_marked(uintptr_t p, size_t n) ULD_HIDDEN;
 long uld_lockmap_live(void) ULD_HIDDEN;
+long uld_lockmap_created(void) ULD_HIDDEN;
 uint32_t uld_next_node_id(void) ULD_HIDDEN;
 
 static inline int uld_is_wait_type(int type)
@@ -104,6 +105,8 @@ static inline int uld_is_wait_type(int type)
 struct uld_class *uld_class_get(uintptr_t key, unsigned subclass, int kind, uint8_t type,
                                 const char *name) ULD_HIDDEN;
 long uld_class_count(void) ULD_HIDDEN;
+/* Every class, for dumps (graph_lock held). */
+void uld_class_for_each(void (*fn)(struct uld_class *, void *), void *arg) ULD_HIDDEN;
 int uld_addr_is_static(uintptr_t addr) ULD_HIDDEN;
 
 extern struct uld_graph uld_lock_graph ULD_HIDDEN;

@@ -37,7 +37,7 @@ struct map_table {
 
 static struct map_table *_Atomic table;
 static struct map_table *retired;
-static long live_locks;
+static long live_locks, created_locks;
 static struct uld_lock *free_records;
 static _Atomic uint64_t *_Atomic *granule_top;
 static _Atomic uint32_t next_id = 1;
@@ -51,6 +51,11 @@ uint32_t uld_next_node_id(void)
 long uld_lockmap_live(void)
 {
     return live_locks;
+}
+
+long uld_lockmap_created(void)
+{
+    return created_locks;
 }
 
 static size_t hash_addr(uintptr_t a)
@@ -289,6 +294,7 @@ struct uld_lock *uld_lock_create(uintptr_t addr, struct uld_lockdesc d, int site
     table_put(atomic_load(&table), addr, l);
     granule_set(addr, 1);
     live_locks++;
+    created_locks++;
     return l;
 }
 

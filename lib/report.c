@@ -17,6 +17,7 @@
 #include "hooks.h"
 #include "lock.h"
 #include "stack.h"
+#include "suppress.h"
 #include "thread.h"
 #include "uthash_arena.h"
 
@@ -28,6 +29,7 @@
 #include <unistd.h>
 
 #define EMIT_BUF_SIZE (4u << 20)
+#define TEXT_BUF_SIZE (1u << 20) /* the human text; the JSON line gets the rest */
 
 struct seen_key {
     uint64_t key;
@@ -37,7 +39,8 @@ struct seen_key {
 static struct uld_mutex report_lock;
 static struct uld_report *_Atomic pending;
 static struct seen_key *seen;
-static _Atomic long nerrors, nwarnings;
+static _Atomic long nerrors, nwarnings, nsuppressed; /* as printed */
+static struct uld_suppression *suppressions;
 static int log_fd = 2, json_fd = -1;
 static char *emit_buf;
 static const char *limits_reported[8];
@@ -102,6 +105,80 @@ long uld_report_warnings(void)
     return atomic_load(&nwarnings);
 }
 
+/* ---- suppressions --------------------------------------------------------- */
+
+static int is_kind_name(const char *kind)
+{
+    for (int i = 0; i < ULD_R_KINDS; i++)
+        if (kind_names[i] && !strcmp(kind_names[i], kind))
+            return 1;
+    return !strcmp(kind, "cross-run-cycle");
+}
+
+static void suppression_error(const char *file, int line, const char *why)
+{
+    if (line)
+        uld_warn("suppressions file '%s' line %d: %s; line ignored", file, line, why);
+    else
+        uld_warn("suppressions file '%s' %s; no suppressions", file, why);
+}
+
+long uld_report_suppressed_count(void)
+{
+    return atomic_load(&nsuppressed);
+}
+
+/* Strings a suppression pattern may match: names, and each frame's function/file/module. */
+struct supp_strings {
+    const char *s[1024];
+    int n;
+    char names[2 * ULD_R_MAX_LOCKS][128];
+    int nnames;
+};
+
+static void add_frame_strings(struct supp_strings *ss, uintptr_t addr)
+{
+    struct uld_frame_info fi;
+    if (!addr || ss->n + 4 > (int)ULD_ARRAY_SIZE(ss->s))
+        return;
+    uld_symbolize(addr, 1, &fi);
+    ss->s[ss->n++] = fi.function;
+    ss->s[ss->n++] = fi.file;
+    ss->s[ss->n++] = fi.file && strrchr(fi.file, '/') ? strrchr(fi.file, '/') + 1 : NULL;
+    ss->s[ss->n++] = fi.module;
+}
+
+static void add_stack_strings(struct supp_strings *ss, uint32_t stack_id)
+{
+    const uintptr_t *frames;
+    int n = uld_stack_frames(stack_id, &frames);
+    for (int i = 0; i < n; i++)
+        add_frame_strings(ss, frames[i]);
+}
+
+int uld_report_suppressed(const struct uld_report *r, struct uld_suppression *list)
+{
+    static struct supp_strings ss; /* report lock held */
+    if (!list)
+        return 0;
+    ss.n = ss.nnames = 0;
+    for (int i = 0; i < r->nlocks; i++) {
+        uld_rlock_name(&r->locks[i], ss.names[ss.nnames], sizeof(ss.names[0]));
+        ss.s[ss.n++] = ss.names[ss.nnames++];
+        uld_rlock_class_name(&r->locks[i], ss.names[ss.nnames], sizeof(ss.names[0]));
+        ss.s[ss.n++] = ss.names[ss.nnames++];
+    }
+    add_frame_strings(&ss, r->ip);
+    add_stack_strings(&ss, r->stack_id);
+    for (int i = 0; i < r->nsteps; i++) {
+        add_frame_strings(&ss, r->steps[i].from_ip);
+        add_stack_strings(&ss, r->steps[i].stack_id);
+    }
+    for (int i = 0; i < r->nheld; i++)
+        add_frame_strings(&ss, r->held[i].ip);
+    return uld_supp_match(list, kind_names[r->kind], ss.s, ss.n) != NULL;
+}
+
 /* ---- outputs ----------------------------------------------------------- */
 
 static int open_output(const char *option, const char *path)
@@ -115,6 +192,11 @@ static int open_output(const char *option, const char *path)
     return fd;
 }
 
+int uld_report_log_fd(void)
+{
+    return log_fd;
+}
+
 int uld_report_open_outputs(void)
 {
     if (uld_config.log_path[0]) {
@@ -124,6 +206,8 @@ int uld_report_open_outputs(void)
     }
     if (uld_config.json_path[0])
         json_fd = open_output("json_path", uld_config.json_path);
+    if (uld_config.suppressions[0])
+        suppressions = uld_supp_load(uld_config.suppressions, is_kind_name, suppression_error);
     return 1;
 }
 
@@ -205,7 +289,6 @@ void uld_report_submit(struct uld_report *r, uint64_t key)
         s->key = key;
         HASH_ADD(hh, seen, key, sizeof(s->key), s);
     }
-    atomic_fetch_add(uld_report_kind_is_error(r->kind) ? &nerrors : &nwarnings, 1);
     struct uld_report *head = atomic_load(&pending);
     do
         r->next = head;
@@ -227,6 +310,65 @@ void uld_report_limit(const char *table, long limit, const char *option)
                  "the %s table is full (%ld entries); new ones are not recorded%s%s", table,
                  limit, option ? ", raise " : "", option ? option : "");
     uld_report_submit(r, (uint64_t)(uintptr_t)table);
+}
+
+/* ---- stable identities ------------------------------------------------------ */
+
+void uld_class_stable_key(int kind, uintptr_t key, unsigned subclass, char *out, size_t n)
+{
+    const char *path;
+    uintptr_t off;
+    (void)kind;
+    if (uld_module_of(key, &path, &off)) {
+        const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+        uld_snprintf(out, n, "%s@0x%lx", base, (unsigned long)off);
+    } else {
+        uld_snprintf(out, n, "%p", (void *)key); /* not in any object: unstable */
+    }
+    if (subclass) {
+        size_t len = strlen(out);
+        uld_snprintf(out + len, n - len, "/%u", subclass);
+    }
+}
+
+static uint64_t fnv(uint64_t h, const char *s)
+{
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    return (h ^ 0xff) * 0x100000001b3ull; /* separator */
+}
+
+/* Kind + the stable keys of its classes (sorted) + the site for one-lock kinds. */
+void uld_report_signature(const struct uld_report *r, char *out, size_t n)
+{
+    static char keys[ULD_R_MAX_LOCKS][96]; /* report lock held */
+    int k = 0;
+    for (int i = 0; i < r->nlocks; i++) {
+        const struct uld_rlock *l = &r->locks[i];
+        if (l->context)
+            continue;
+        uld_class_stable_key(l->class_kind, l->class_key, l->subclass, keys[k], sizeof(keys[0]));
+        int dup = 0;
+        for (int j = 0; j < k; j++)
+            dup |= !strcmp(keys[j], keys[k]);
+        k += !dup;
+    }
+    for (int i = 1; i < k; i++) /* insertion sort: the order must not matter */
+        for (int j = i; j > 0 && strcmp(keys[j - 1], keys[j]) > 0; j--) {
+            char tmp[96];
+            memcpy(tmp, keys[j], sizeof(tmp));
+            memcpy(keys[j], keys[j - 1], sizeof(tmp));
+            memcpy(keys[j - 1], tmp, sizeof(tmp));
+        }
+    uint64_t h = fnv(0xcbf29ce484222325ull, kind_names[r->kind]);
+    for (int i = 0; i < k; i++)
+        h = fnv(h, keys[i]);
+    if (r->nsteps == 0 && r->ip) {
+        char site[96];
+        uld_class_stable_key(ULD_SITE_INIT, r->ip, 0, site, sizeof(site));
+        h = fnv(h, site);
+    }
+    uld_snprintf(out, n, "%lx", (unsigned long)h);
 }
 
 /* ---- naming ------------------------------------------------------------- */
@@ -312,412 +454,11 @@ void uld_rlock_name(const struct uld_rlock *l, char *out, size_t n)
     }
 }
 
-/* ---- human layout -------------------------------------------------------- */
-
-static void put_frame(struct uld_buf *b, uintptr_t addr, int is_return)
-{
-    struct uld_frame_info fi;
-    uld_symbolize(addr, is_return, &fi);
-    if (fi.function)
-        uld_buf_printf(b, "%s+0x%lx", fi.function, (unsigned long)fi.fn_offset);
-    else
-        uld_buf_printf(b, "%p", (void *)addr);
-    if (fi.file)
-        uld_buf_printf(b, " (%s:%d)", fi.file, fi.line);
-    else if (fi.module)
-        uld_buf_printf(b, " (%s+0x%lx)", fi.module, (unsigned long)fi.module_offset);
-}
-
-static void put_stack(struct uld_buf *b, uint32_t stack_id, const char *indent)
-{
-    const uintptr_t *frames;
-    int n = uld_stack_frames(stack_id, &frames);
-    if (n == 0) {
-        uld_buf_printf(b, "%s(no stack trace recorded)\n", indent);
-        return;
-    }
-    for (int i = 0; i < n; i++) {
-        uld_buf_printf(b, "%s#%-2d %p in ", indent, i, (void *)frames[i]);
-        put_frame(b, frames[i], 1);
-        uld_buf_putc(b, '\n');
-    }
-}
-
-static void put_name(struct uld_buf *b, const struct uld_report *r, int idx)
-{
-    char name[128];
-    if (idx < 0 || idx >= r->nlocks) {
-        uld_buf_puts(b, "(unknown lock)");
-        return;
-    }
-    uld_rlock_name(&r->locks[idx], name, sizeof(name));
-    uld_buf_puts(b, name);
-}
-
-static const char *mode_name(const struct uld_rlock *l, unsigned mode)
-{
-    if (l->type != ULD_TYPE_RWLOCK && !(mode & ULD_MODE_READ))
-        return "";
-    return (mode & ULD_MODE_READ) ? " (read)" : " (write)";
-}
-
-static void put_lock_line(struct uld_buf *b, const struct uld_report *r, int idx)
-{
-    const struct uld_rlock *l = &r->locks[idx];
-    put_name(b, r, idx);
-    uld_buf_printf(b, " [%s %p]", uld_lock_type_name(l->type), (void *)l->addr);
-}
-
-static void put_thread(struct uld_buf *b, int serial, int tid, const char *name)
-{
-    uld_buf_printf(b, "thread T%d", serial);
-    if (name && name[0])
-        uld_buf_printf(b, " \"%s\"", name);
-    uld_buf_printf(b, " (tid %d)", tid);
-}
-
-static void put_held(struct uld_buf *b, const struct uld_report *r)
-{
-    uld_buf_printf(b, "\nlocks held by T%u:", r->serial);
-    if (r->nheld == 0)
-        uld_buf_puts(b, " none\n");
-    else
-        uld_buf_putc(b, '\n');
-    for (int i = 0; i < r->nheld; i++) {
-        const struct uld_rheld *h = &r->held[i];
-        uld_buf_printf(b, "  #%d: ", i);
-        put_lock_line(b, r, h->lock);
-        uld_buf_puts(b, mode_name(&r->locks[h->lock], h->mode));
-        uld_buf_puts(b, ", acquired at ");
-        put_frame(b, h->ip, 1);
-        uld_buf_putc(b, '\n');
-    }
-}
-
-static void put_legend(struct uld_buf *b, const struct uld_report *r)
-{
-    uld_buf_puts(b, "\nlocks in this report:\n");
-    for (int i = 0; i < r->nlocks; i++) {
-        const struct uld_rlock *l = &r->locks[i];
-        char cname[128];
-        uld_rlock_class_name(l, cname, sizeof(cname));
-        uld_buf_puts(b, "  ");
-        put_name(b, r, i);
-        if (l->id)
-            uld_buf_printf(b, ": %s at %p, class %s", uld_lock_type_name(l->type),
-                           (void *)l->addr, cname);
-        else
-            uld_buf_printf(b, ": a %s of class %s (that lock no longer exists)",
-                           uld_lock_type_name(l->type), cname);
-        if (l->site_kind == ULD_SITE_INIT || l->site_kind == ULD_SITE_FIRST_USE) {
-            uld_buf_puts(b, l->site_kind == ULD_SITE_INIT ? ", initialised at "
-                                                          : ", first used at ");
-            put_frame(b, l->site_ip, 1);
-        } else if (l->site_kind == ULD_SITE_STATIC) {
-            uld_buf_puts(b, ", static");
-        }
-        uld_buf_putc(b, '\n');
-    }
-}
-
-/* Serials of the threads a report mentions, each once; returns the count. */
-int uld_report_threads(const struct uld_report *r, uint32_t *out, int max)
-{
-    int n = 0;
-    for (int i = -1; i < r->nsteps && n < max; i++) {
-        uint32_t s = i < 0 ? r->serial : r->steps[i].serial;
-        int dup = !s;
-        for (int j = 0; j < n; j++)
-            dup |= out[j] == s;
-        if (!dup)
-            out[n++] = s;
-    }
-    return n;
-}
-
-static void put_threads(struct uld_buf *b, const struct uld_report *r)
-{
-    uint32_t serials[ULD_R_MAX_LOCKS + 1];
-    int n = uld_report_threads(r, serials, ULD_R_MAX_LOCKS + 1);
-    uld_buf_puts(b, "\nthreads in this report:\n");
-    for (int i = 0; i < n; i++) {
-        struct uld_thread_info ti;
-        if (!uld_thread_info(serials[i], &ti))
-            continue;
-        uld_buf_puts(b, "  ");
-        put_thread(b, (int)serials[i], ti.tid, ti.name);
-        if (!ti.created_stack) {
-            uld_buf_puts(b, ": the main thread, or created before ulockdep started\n");
-            continue;
-        }
-        uld_buf_printf(b, ", created by T%u at:\n", ti.parent_serial);
-        put_stack(b, ti.created_stack, "     ");
-    }
-}
-
-enum step_kind { STEP_LOCK, STEP_WAIT, STEP_WAKE };
-
-/* lock -> lock, lock -> wait object (a wait), wait object -> lock (a wake-up). */
-static enum step_kind step_kind(const struct uld_report *r, const struct uld_rstep *s)
-{
-    if (uld_is_wait_type(r->locks[s->to].type))
-        return STEP_WAIT;
-    return uld_is_wait_type(r->locks[s->from].type) ? STEP_WAKE : STEP_LOCK;
-}
-
-static void put_step(struct uld_buf *b, const struct uld_report *r, int k, int number)
-{
-    const struct uld_rstep *s = &r->steps[k];
-    enum step_kind kind = step_kind(r, s);
-    uld_buf_printf(b, "\n-> #%d: ", number);
-    put_name(b, r, s->from);
-    uld_buf_puts(b, " -> ");
-    put_name(b, r, s->to);
-    uld_buf_printf(b, "%s, in ", k == 0 ? ", now" : ", first seen");
-    put_thread(b, (int)s->serial, s->tid, k == 0 ? r->thread_name : NULL);
-    uld_buf_puts(b, ":\n       ");
-    if (kind == STEP_WAKE) {
-        put_name(b, r, s->from);
-        uld_buf_puts(b, " has only ever been woken with ");
-        put_name(b, r, s->to);
-        uld_buf_puts(b, " held;\n       ");
-        put_name(b, r, s->to);
-        uld_buf_puts(b, " was acquired at ");
-        put_frame(b, s->from_ip, 1);
-        uld_buf_puts(b, "\n       ");
-        put_name(b, r, s->from);
-        uld_buf_puts(b, " was then woken at:\n");
-    } else {
-        put_name(b, r, s->from);
-        uld_buf_puts(b, " was acquired at ");
-        put_frame(b, s->from_ip, 1);
-        uld_buf_puts(b, "\n       ");
-        put_name(b, r, s->to);
-        uld_buf_puts(b, kind == STEP_WAIT ? " was then waited on at:\n"
-                                          : " was then acquired at:\n");
-    }
-    put_stack(b, s->stack_id, "         ");
-}
-
-/* Step k of the scenario: the recorded steps first, the one happening now last. */
-static const struct uld_rstep *scenario_step(const struct uld_report *r, int k)
-{
-    return &r->steps[(k + 1) % r->nsteps];
-}
-
-static void put_column(struct uld_buf *b, int col, const char *fmt, const char *name)
-{
-    uld_buf_printf(b, "%*s", 2 + 26 * col, "");
-    uld_buf_printf(b, fmt, name);
-    uld_buf_putc(b, '\n');
-}
-
-/* What thread k does in the scenario: take what it holds, then block. */
-static void put_scenario_action(struct uld_buf *b, const struct uld_report *r, int k, int pass)
-{
-    const struct uld_rstep *s = scenario_step(r, k);
-    char from[128], to[128];
-    uld_rlock_name(&r->locks[s->from], from, sizeof(from));
-    uld_rlock_name(&r->locks[s->to], to, sizeof(to));
-    switch (step_kind(r, s)) {
-    case STEP_LOCK:
-        put_column(b, k, "lock(%s);", pass ? to : from);
-        break;
-    case STEP_WAIT:
-        put_column(b, k, pass ? "wait(%s);" : "lock(%s);", pass ? to : from);
-        break;
-    case STEP_WAKE: /* holds nothing yet: needs `to` before it can wake `from` */
-        if (pass) {
-            put_column(b, k, "lock(%s);", to);
-            put_column(b, k, "wake(%s);", from);
-        }
-        break;
-    }
-}
-
-/* The kernel's "possible unsafe locking scenario", one column per thread. */
-static void put_scenario(struct uld_buf *b, const struct uld_report *r)
-{
-    int n = r->nsteps;
-    uld_buf_puts(b, "\n possible unsafe locking scenario:\n\n");
-    if (n > 4) { /* too wide for columns */
-        for (int k = 0; k < n; k++) {
-            const struct uld_rstep *s = scenario_step(r, k);
-            uld_buf_printf(b, "  thread %d holds ", k + 1);
-            put_name(b, r, s->from);
-            uld_buf_puts(b, " and waits for ");
-            put_name(b, r, s->to);
-            uld_buf_putc(b, '\n');
-        }
-    } else {
-        for (int k = 0; k < n; k++)
-            uld_buf_printf(b, "%*sthread %d%*s", k ? 0 : 2, "", k + 1, k + 1 < n ? 18 : 0, "");
-        uld_buf_putc(b, '\n');
-        for (int k = 0; k < n; k++)
-            uld_buf_printf(b, "%*s--------%*s", k ? 0 : 2, "", k + 1 < n ? 18 : 0, "");
-        uld_buf_putc(b, '\n');
-        for (int pass = 0; pass < 2; pass++)
-            for (int k = 0; k < n; k++)
-                put_scenario_action(b, r, k, pass);
-    }
-    uld_buf_puts(b, "\n *** DEADLOCK ***\n");
-}
-
-static void put_order_report(struct uld_buf *b, const struct uld_report *r)
-{
-    const struct uld_rstep *now = &r->steps[0];
-    enum step_kind kind = step_kind(r, now);
-    int subject = kind == STEP_WAKE ? now->from : now->to;
-    int held = kind == STEP_WAKE ? now->to : now->from;
-    put_thread(b, (int)r->serial, r->tid, r->thread_name);
-    uld_buf_puts(b, kind == STEP_WAIT   ? " is about to wait on:\n    "
-                    : kind == STEP_WAKE ? " wakes up waiters of:\n    "
-                                        : " is trying to acquire:\n    ");
-    put_lock_line(b, r, subject);
-    if (kind == STEP_LOCK)
-        uld_buf_puts(b, mode_name(&r->locks[subject], r->target_mode));
-    uld_buf_puts(b, "\n  at ");
-    put_frame(b, r->ip, 1);
-    uld_buf_puts(b, kind == STEP_WAKE ? "\n\nwhile it holds:\n    " : "\n\nbut it already holds:\n    ");
-    put_lock_line(b, r, held);
-    uld_buf_puts(b, ", acquired at ");
-    put_frame(b, now->from_ip, 1);
-    if (r->kind == ULD_R_CLASS_ORDER)
-        uld_buf_puts(b, "\n\nand locks of these classes were already taken in the other "
-                        "order.\nNo cycle exists between these very locks yet: it closes "
-                        "if two of them are the same object.\n");
-    else if (kind == STEP_WAIT)
-        uld_buf_puts(b, "\n\nand whoever wakes this wait needs that lock first.\n");
-    else if (kind == STEP_WAKE)
-        uld_buf_puts(b, "\n\nand a thread waits for this wake-up while holding that lock.\n");
-    else
-        uld_buf_puts(b, "\n\nwhich lock already depends on the new lock.\n");
-    uld_buf_puts(b, "\nthe dependency chain (each line: the second lock taken, waited on or "
-                    "woken\nwhile the first was held):\n");
-    for (int k = 1; k < r->nsteps; k++)
-        put_step(b, r, k, r->nsteps - k);
-    put_step(b, r, 0, 0);
-    put_scenario(b, r);
-}
-
-static void put_target_report(struct uld_buf *b, const struct uld_report *r, const char *verb)
-{
-    put_thread(b, (int)r->serial, r->tid, r->thread_name);
-    uld_buf_printf(b, " %s:\n    ", verb);
-    if (r->target >= 0)
-        put_lock_line(b, r, r->target);
-    else
-        uld_buf_puts(b, "(unknown lock)");
-    uld_buf_puts(b, "\n  at ");
-    put_frame(b, r->ip, 1);
-    uld_buf_printf(b, "\n\nproblem: %s\n", r->detail);
-    if (r->stack_id) {
-        uld_buf_puts(b, "\nstack:\n");
-        put_stack(b, r->stack_id, "   ");
-    }
-}
-
-static void put_signal_report(struct uld_buf *b, const struct uld_report *r)
-{
-    const char *sig = sigabbrev_np(r->signo);
-    put_target_report(b, r, "takes");
-    for (int k = 0; k < r->nsteps; k++) {
-        const struct uld_rstep *s = &r->steps[k];
-        uld_buf_printf(b, "\n-> %s SIG%s, in ",
-                       k == 0 ? "taken inside a handler for" : "taken where it can be interrupted by",
-                       sig ? sig : "?");
-        put_thread(b, (int)s->serial, s->tid, NULL);
-        uld_buf_puts(b, ":\n");
-        put_stack(b, s->stack_id, "     ");
-    }
-    char name[128];
-    uld_rlock_name(&r->locks[r->target], name, sizeof(name));
-    uld_buf_printf(b, "\n possible unsafe locking scenario:\n\n  lock(%s);\n  <SIG%s arrives>\n"
-                      "    lock(%s);   /* in the handler, on the same thread */\n\n"
-                      " *** DEADLOCK ***\n",
-                   name, sig ? sig : "?", name);
-}
-
-static void put_deadlock_report(struct uld_buf *b, const struct uld_report *r)
-{
-    uld_buf_printf(b, "%s:\n", r->detail);
-    for (int k = 0; k < r->nsteps; k++) {
-        const struct uld_rstep *s = &r->steps[k];
-        struct uld_thread_info ti;
-        uld_buf_puts(b, "\n  ");
-        put_thread(b, (int)s->serial, s->tid, uld_thread_info(s->serial, &ti) ? ti.name : NULL);
-        uld_buf_puts(b, " holds ");
-        put_name(b, r, s->from);
-        uld_buf_puts(b, " (acquired at ");
-        put_frame(b, s->from_ip, 1);
-        uld_buf_puts(b, ")\n    and waits for ");
-        put_lock_line(b, r, s->to);
-        uld_buf_printf(b, ", held by T%u, at:\n", r->steps[(k + 1) % r->nsteps].serial);
-        put_stack(b, s->stack_id, "      ");
-    }
-    uld_buf_puts(b, "\n *** DEADLOCK ***\n");
-}
-
-static void emit_human(const struct uld_report *r)
+static void emit_json(const struct uld_report *r, const char *text, const char *signature)
 {
     struct uld_buf b;
-    uld_buf_init(&b, emit_buf, EMIT_BUF_SIZE, log_fd);
-    const char *sev = uld_report_kind_is_error(r->kind) ? "ERROR" : "WARNING";
-    if (r->kind == ULD_R_LIMIT || uld_config.verbosity == 0) {
-        uld_buf_printf(&b, "ulockdep: %s: %s (%s)", sev, r->kind == ULD_R_LIMIT ? r->detail
-                                                                                 : headlines[r->kind],
-                       kind_names[r->kind]);
-        if (r->kind != ULD_R_LIMIT && r->target >= 0) {
-            uld_buf_puts(&b, ": ");
-            put_name(&b, r, r->target);
-        }
-        uld_buf_putc(&b, '\n');
-        uld_buf_flush(&b);
-        return;
-    }
-    uld_buf_puts(&b, "\n==================================================================\n");
-    uld_buf_printf(&b, "ulockdep %s: %s [%s]\n", sev, headlines[r->kind], kind_names[r->kind]);
-    uld_buf_printf(&b, "------------------------------------------------------------------\n"
-                       "pid %d, ",
-                   (int)getpid());
-    switch (r->kind) {
-    case ULD_R_LOCK_ORDER:
-    case ULD_R_CLASS_ORDER:
-    case ULD_R_WAIT_FOR:
-        put_order_report(&b, r);
-        break;
-    case ULD_R_SELF_DEADLOCK:
-        put_target_report(&b, r, "is trying to acquire a lock it already holds");
-        uld_buf_puts(&b, "\n *** DEADLOCK ***\n");
-        break;
-    case ULD_R_SIGNAL_UNSAFE:
-        put_signal_report(&b, r);
-        break;
-    case ULD_R_DEADLOCK:
-        put_deadlock_report(&b, r);
-        break;
-    case ULD_R_EXIT_HOLDING:
-        put_thread(&b, (int)r->serial, r->tid, r->thread_name);
-        uld_buf_printf(&b, " is exiting: %s\n", r->detail);
-        break;
-    default:
-        put_target_report(&b, r, r->kind == ULD_R_DESTROY_HELD ? "destroys" : "releases");
-        break;
-    }
-    if (r->kind != ULD_R_DEADLOCK) /* there every thread's locks are shown already */
-        put_held(&b, r);
-    put_legend(&b, r);
-    if (r->kind != ULD_R_LIMIT)
-        put_threads(&b, r);
-    uld_buf_puts(&b, "==================================================================\n");
-    uld_buf_flush(&b);
-}
-
-static void emit_json(const struct uld_report *r)
-{
-    struct uld_buf b;
-    uld_buf_init(&b, emit_buf, EMIT_BUF_SIZE, -1);
-    uld_json_emit(&b, r);
+    uld_buf_init(&b, emit_buf + TEXT_BUF_SIZE, EMIT_BUF_SIZE - TEXT_BUF_SIZE, -1);
+    uld_json_emit(&b, r, text, signature);
     uld_buf_putc(&b, '\n');
     if (b.len + 1 < b.cap) /* a truncated line would not parse: drop it */
         uld_write_all(json_fd, b.data, b.len);
@@ -725,9 +466,28 @@ static void emit_json(const struct uld_report *r)
 
 static void emit(const struct uld_report *r)
 {
-    emit_human(r);
-    if (json_fd >= 0)
-        emit_json(r);
+    if (uld_report_suppressed(r, suppressions)) {
+        atomic_fetch_add(&nsuppressed, 1);
+        return;
+    }
+    atomic_fetch_add(uld_report_kind_is_error(r->kind) ? &nerrors : &nwarnings, 1);
+    struct uld_buf text;
+    uld_buf_init(&text, emit_buf, TEXT_BUF_SIZE, -1);
+    uld_report_render_text(&text, r);
+    if (uld_config.verbosity == 0 && r->kind != ULD_R_LIMIT) {
+        char line[512];
+        struct uld_buf b;
+        uld_buf_init(&b, line, sizeof(line), log_fd);
+        uld_report_render_line(&b, r);
+        uld_buf_flush(&b);
+    } else {
+        uld_write_all(log_fd, text.data, text.len);
+    }
+    if (json_fd >= 0) {
+        char signature[24];
+        uld_report_signature(r, signature, sizeof(signature));
+        emit_json(r, uld_buf_cstr(&text), signature);
+    }
     if (uld_config.halt_on_error && uld_report_kind_is_error(r->kind)) {
         uld_warn("halt_on_error is set: aborting");
         abort();
@@ -802,7 +562,11 @@ void uld_report_summary(void)
     char line[256];
     struct uld_buf b;
     uld_buf_init(&b, line, sizeof(line), -1);
-    uld_buf_printf(&b, "ulockdep: SUMMARY: %ld error%s, %ld warning%s in pid %d\n", e,
+    uld_buf_printf(&b, "ulockdep: SUMMARY: %ld error%s, %ld warning%s in pid %d", e,
                    e == 1 ? "" : "s", w, w == 1 ? "" : "s", (int)getpid());
+    long s = atomic_load(&nsuppressed);
+    if (s)
+        uld_buf_printf(&b, " (%ld suppressed)", s);
+    uld_buf_putc(&b, '\n');
     uld_write_all(log_fd, b.data, b.len);
 }

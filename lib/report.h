@@ -97,6 +97,7 @@ int uld_report_seen(uint64_t dedup_key) ULD_HIDDEN;
 void uld_report_flush(void) ULD_HIDDEN;
 
 int uld_report_open_outputs(void) ULD_HIDDEN;
+int uld_report_log_fd(void) ULD_HIDDEN;
 long uld_report_errors(void) ULD_HIDDEN;
 long uld_report_warnings(void) ULD_HIDDEN;
 void uld_report_lock_for_fork(int lock) ULD_HIDDEN; /* 1: take, 0: release */
@@ -107,8 +108,22 @@ int uld_report_kind_is_error(int kind) ULD_HIDDEN;
 /* One limit-reached warning per table (graph_lock held). */
 void uld_report_limit(const char *table, long limit, const char *option) ULD_HIDDEN;
 
-/* json.c */
-void uld_json_emit(struct uld_buf *b, const struct uld_report *r) ULD_HIDDEN;
+/* report_text.c: the human layout; one line for verbosity=0 */
+void uld_report_render_text(struct uld_buf *b, const struct uld_report *r) ULD_HIDDEN;
+void uld_report_render_line(struct uld_buf *b, const struct uld_report *r) ULD_HIDDEN;
+
+/* json.c: text and signature are added as fields (either may be NULL) */
+void uld_json_emit(struct uld_buf *b, const struct uld_report *r, const char *text,
+                   const char *signature) ULD_HIDDEN;
+
+/* A hex id of the problem, stable across processes of the same binaries. */
+void uld_report_signature(const struct uld_report *r, char *out, size_t n) ULD_HIDDEN;
+/* Stable key of a class: "<module>@0x<offset>[/<subclass>]" (docs/reports.md). */
+void uld_class_stable_key(int kind, uintptr_t key, unsigned subclass, char *out,
+                          size_t n) ULD_HIDDEN;
+struct uld_suppression;
+int uld_report_suppressed(const struct uld_report *r, struct uld_suppression *list) ULD_HIDDEN;
+long uld_report_suppressed_count(void) ULD_HIDDEN;
 /* report.c helpers shared with json.c */
 void uld_rlock_name(const struct uld_rlock *l, char *out, size_t n) ULD_HIDDEN;
 void uld_rlock_class_name(const struct uld_rlock *l, char *out, size_t n) ULD_HIDDEN;

@@ -31,6 +31,8 @@ struct uld_frame_info {
 extern int uld_symbolize_raw ULD_HIDDEN;
 /* Describe a code address; `is_return` looks up the call instruction.  Report lock held. */
 void uld_symbolize(uintptr_t addr, int is_return, struct uld_frame_info *out) ULD_HIDDEN;
+/* The loaded object containing addr: its path and addr's offset from its base. */
+int uld_module_of(uintptr_t addr, const char **path, uintptr_t *offset) ULD_HIDDEN;
 /* Name of the static object containing addr ("lock_a", offset 0x28); 0 if none. */
 int uld_symbolize_data(uintptr_t addr, const char **symbol, uintptr_t *offset) ULD_HIDDEN;
 

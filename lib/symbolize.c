@@ -10,6 +10,8 @@
 #include "uthash_arena.h"
 
 #include <dlfcn.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -82,6 +84,42 @@ static const char *maybe_demangle(const char *name)
     return copy ? copy : name;
 }
 
+/*
+ * Code inlined into a function (a header's inline wrapper, std::mutex::lock)
+ * has line information pointing into the inlined body.  Report the position
+ * in the function itself: the call site of the outermost inlined scope.
+ */
+static void inlined_call_site(Dwfl_Module *m, uintptr_t pc, struct uld_frame_info *out)
+{
+    Dwarf_Addr bias = 0;
+    Dwarf_Die *cu = dwfl_module_addrdie(m, pc, &bias);
+    Dwarf_Die *scopes = NULL;
+    int n = cu ? dwarf_getscopes(cu, pc - bias, &scopes) : 0;
+    int outer = -1;
+    for (int i = 0; i < n; i++) {
+        int tag = dwarf_tag(&scopes[i]);
+        if (tag == DW_TAG_subprogram)
+            break;
+        if (tag == DW_TAG_inlined_subroutine)
+            outer = i;
+    }
+    Dwarf_Attribute attr;
+    Dwarf_Word line = 0, file = 0;
+    Dwarf_Files *files;
+    size_t nfiles;
+    if (outer >= 0 &&
+        dwarf_formudata(dwarf_attr(&scopes[outer], DW_AT_call_line, &attr), &line) == 0 &&
+        dwarf_formudata(dwarf_attr(&scopes[outer], DW_AT_call_file, &attr), &file) == 0 &&
+        dwarf_getsrcfiles(cu, &files, &nfiles) == 0 && file < nfiles) {
+        const char *name = dwarf_filesrc(files, file, NULL, NULL);
+        if (name) {
+            out->file = name;
+            out->line = (int)line;
+        }
+    }
+    free(scopes);
+}
+
 static void resolve(uintptr_t addr, int is_return, struct uld_frame_info *out)
 {
     memset(out, 0, sizeof(*out));
@@ -109,6 +147,7 @@ static void resolve(uintptr_t addr, int is_return, struct uld_frame_info *out)
             out->line = lineno;
         }
     }
+    inlined_call_site(m, lookup, out);
 }
 
 void uld_symbolize(uintptr_t addr, int is_return, struct uld_frame_info *out)
@@ -131,6 +170,17 @@ void uld_symbolize(uintptr_t addr, int is_return, struct uld_frame_info *out)
         c->info = *out;
         HASH_ADD(hh, cache, addr, sizeof(c->addr), c);
     }
+}
+
+int uld_module_of(uintptr_t addr, const char **path, uintptr_t *offset)
+{
+    Dwfl_Module *m = uld_symbolize_raw ? NULL : module_of(addr);
+    if (!m)
+        return 0;
+    Dwarf_Addr base = 0;
+    *path = dwfl_module_info(m, NULL, &base, NULL, NULL, NULL, NULL, NULL);
+    *offset = addr - (uintptr_t)base;
+    return *path != NULL;
 }
 
 int uld_symbolize_data(uintptr_t addr, const char **symbol, uintptr_t *offset)

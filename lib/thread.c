@@ -20,6 +20,26 @@ static struct uld_mutex thread_lock;
 static struct uld_thread *registry, *free_states;
 static uint32_t next_serial = 1;
 static struct uld_thread_info *info_chunks[INFO_CHUNKS];
+static struct uld_thread_totals exited; /* statistics of threads gone */
+
+static void add_totals(struct uld_thread_totals *sum, const struct uld_thread *t)
+{
+    sum->chain_hits += t->chain_hits;
+    sum->chain_misses += t->chain_misses;
+    sum->slow_ns += t->slow_ns;
+    if (t->max_depth > sum->max_depth)
+        sum->max_depth = t->max_depth;
+}
+
+void uld_threads_totals(struct uld_thread_totals *out)
+{
+    uld_mutex_lock(&thread_lock);
+    *out = exited;
+    for (struct uld_thread *t = registry; t; t = t->next)
+        add_totals(out, t);
+    out->threads = next_serial - 1;
+    uld_mutex_unlock(&thread_lock);
+}
 
 static struct uld_thread_info *info_slot(uint32_t serial)
 {
@@ -106,6 +126,7 @@ static void unlink_state(struct uld_thread *t)
 void uld_thread_destroy(struct uld_thread *t)
 {
     uld_mutex_lock(&thread_lock);
+    add_totals(&exited, t);
     unlink_state(t);
     t->prev = NULL;
     t->next = free_states;

@@ -47,6 +47,7 @@ struct uld_thread {
     uint32_t parent_serial;  /* the thread that created it, 0 if unknown */
     uint32_t created_stack;  /* where it was created */
     uint64_t chain_hits, chain_misses, slow_ns; /* statistics */
+    int max_depth;
     struct uld_thread *next, *prev;
     struct uld_held held[ULD_MAX_HELD];
 };
@@ -86,6 +87,13 @@ struct uld_thread_snap {
     uintptr_t held_ip[ULD_SNAP_HELD];
 };
 int uld_threads_snapshot(struct uld_thread_snap *out, int max) ULD_HIDDEN;
+/* Sum of per-thread statistics, live and exited threads. */
+struct uld_thread_totals {
+    uint64_t chain_hits, chain_misses, slow_ns;
+    int max_depth;
+    uint32_t threads;
+};
+void uld_threads_totals(struct uld_thread_totals *out) ULD_HIDDEN;
 /* Is the calling thread running a signal handler (signal.c)? */
 int uld_in_signal_handler(void) ULD_HIDDEN;
 static inline uint64_t uld_held_top_key(const struct uld_thread *t)

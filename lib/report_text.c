@@ -1,0 +1,424 @@
+/*
+ * report_text.c - the human-readable layout of reports, modelled on the
+ * kernel's lockdep output: the header, the acquisition that closed the
+ * cycle, the chain with a stack per dependency, the unsafe scenario, the
+ * held locks, a legend of locks and threads.  Runs under the report lock.
+ */
+#include "report.h"
+
+#include "chain.h"
+#include "config.h"
+#include "graph.h"
+#include "lock.h"
+#include "stack.h"
+#include "thread.h"
+
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+
+static void put_frame(struct uld_buf *b, uintptr_t addr, int is_return)
+{
+    struct uld_frame_info fi;
+    uld_symbolize(addr, is_return, &fi);
+    if (fi.function)
+        uld_buf_printf(b, "%s+0x%lx", fi.function, (unsigned long)fi.fn_offset);
+    else
+        uld_buf_printf(b, "%p", (void *)addr);
+    if (fi.file)
+        uld_buf_printf(b, " (%s:%d)", fi.file, fi.line);
+    else if (fi.module)
+        uld_buf_printf(b, " (%s+0x%lx)", fi.module, (unsigned long)fi.module_offset);
+}
+
+static void put_stack(struct uld_buf *b, uint32_t stack_id, const char *indent)
+{
+    const uintptr_t *frames;
+    int n = uld_stack_frames(stack_id, &frames);
+    if (n == 0) {
+        uld_buf_printf(b, "%s(no stack trace recorded)\n", indent);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        uld_buf_printf(b, "%s#%-2d %p in ", indent, i, (void *)frames[i]);
+        put_frame(b, frames[i], 1);
+        uld_buf_putc(b, '\n');
+    }
+}
+
+static void put_name(struct uld_buf *b, const struct uld_report *r, int idx)
+{
+    char name[128];
+    if (idx < 0 || idx >= r->nlocks) {
+        uld_buf_puts(b, "(unknown lock)");
+        return;
+    }
+    uld_rlock_name(&r->locks[idx], name, sizeof(name));
+    uld_buf_puts(b, name);
+}
+
+static const char *mode_name(const struct uld_rlock *l, unsigned mode)
+{
+    if (l->type != ULD_TYPE_RWLOCK && !(mode & ULD_MODE_READ))
+        return "";
+    return (mode & ULD_MODE_READ) ? " (read)" : " (write)";
+}
+
+static void put_lock_line(struct uld_buf *b, const struct uld_report *r, int idx)
+{
+    const struct uld_rlock *l = &r->locks[idx];
+    put_name(b, r, idx);
+    uld_buf_printf(b, " [%s %p]", uld_lock_type_name(l->type), (void *)l->addr);
+}
+
+static void put_thread(struct uld_buf *b, int serial, int tid, const char *name)
+{
+    uld_buf_printf(b, "thread T%d", serial);
+    if (name && name[0])
+        uld_buf_printf(b, " \"%s\"", name);
+    uld_buf_printf(b, " (tid %d)", tid);
+}
+
+static void put_held(struct uld_buf *b, const struct uld_report *r)
+{
+    uld_buf_printf(b, "\nlocks held by T%u:", r->serial);
+    if (r->nheld == 0)
+        uld_buf_puts(b, " none\n");
+    else
+        uld_buf_putc(b, '\n');
+    for (int i = 0; i < r->nheld; i++) {
+        const struct uld_rheld *h = &r->held[i];
+        uld_buf_printf(b, "  #%d: ", i);
+        put_lock_line(b, r, h->lock);
+        uld_buf_puts(b, mode_name(&r->locks[h->lock], h->mode));
+        uld_buf_puts(b, ", acquired at ");
+        put_frame(b, h->ip, 1);
+        uld_buf_putc(b, '\n');
+    }
+}
+
+static void put_legend(struct uld_buf *b, const struct uld_report *r)
+{
+    uld_buf_puts(b, "\nlocks in this report:\n");
+    for (int i = 0; i < r->nlocks; i++) {
+        const struct uld_rlock *l = &r->locks[i];
+        char cname[128];
+        uld_rlock_class_name(l, cname, sizeof(cname));
+        uld_buf_puts(b, "  ");
+        put_name(b, r, i);
+        if (l->id)
+            uld_buf_printf(b, ": %s at %p, class %s", uld_lock_type_name(l->type),
+                           (void *)l->addr, cname);
+        else
+            uld_buf_printf(b, ": a %s of class %s (that lock no longer exists)",
+                           uld_lock_type_name(l->type), cname);
+        if (l->site_kind == ULD_SITE_INIT || l->site_kind == ULD_SITE_FIRST_USE) {
+            uld_buf_puts(b, l->site_kind == ULD_SITE_INIT ? ", initialised at "
+                                                          : ", first used at ");
+            put_frame(b, l->site_ip, 1);
+        } else if (l->site_kind == ULD_SITE_STATIC) {
+            uld_buf_puts(b, ", static");
+        }
+        uld_buf_putc(b, '\n');
+    }
+}
+
+/* Serials of the threads a report mentions, each once; returns the count. */
+int uld_report_threads(const struct uld_report *r, uint32_t *out, int max)
+{
+    int n = 0;
+    for (int i = -1; i < r->nsteps && n < max; i++) {
+        uint32_t s = i < 0 ? r->serial : r->steps[i].serial;
+        int dup = !s;
+        for (int j = 0; j < n; j++)
+            dup |= out[j] == s;
+        if (!dup)
+            out[n++] = s;
+    }
+    return n;
+}
+
+static void put_threads(struct uld_buf *b, const struct uld_report *r)
+{
+    uint32_t serials[ULD_R_MAX_LOCKS + 1];
+    int n = uld_report_threads(r, serials, ULD_R_MAX_LOCKS + 1);
+    uld_buf_puts(b, "\nthreads in this report:\n");
+    for (int i = 0; i < n; i++) {
+        struct uld_thread_info ti;
+        if (!uld_thread_info(serials[i], &ti))
+            continue;
+        uld_buf_puts(b, "  ");
+        put_thread(b, (int)serials[i], ti.tid, ti.name);
+        if (!ti.created_stack) {
+            uld_buf_puts(b, ": the main thread, or created before ulockdep started\n");
+            continue;
+        }
+        uld_buf_printf(b, ", created by T%u at:\n", ti.parent_serial);
+        put_stack(b, ti.created_stack, "     ");
+    }
+}
+
+enum step_kind { STEP_LOCK, STEP_WAIT, STEP_WAKE };
+
+/* lock -> lock, lock -> wait object (a wait), wait object -> lock (a wake-up). */
+static enum step_kind step_kind(const struct uld_report *r, const struct uld_rstep *s)
+{
+    if (uld_is_wait_type(r->locks[s->to].type))
+        return STEP_WAIT;
+    return uld_is_wait_type(r->locks[s->from].type) ? STEP_WAKE : STEP_LOCK;
+}
+
+static void put_step(struct uld_buf *b, const struct uld_report *r, int k, int number)
+{
+    const struct uld_rstep *s = &r->steps[k];
+    enum step_kind kind = step_kind(r, s);
+    uld_buf_printf(b, "\n-> #%d: ", number);
+    put_name(b, r, s->from);
+    uld_buf_puts(b, " -> ");
+    put_name(b, r, s->to);
+    uld_buf_printf(b, "%s, in ", k == 0 ? ", now" : ", first seen");
+    put_thread(b, (int)s->serial, s->tid, k == 0 ? r->thread_name : NULL);
+    uld_buf_puts(b, ":\n       ");
+    if (kind == STEP_WAKE) {
+        put_name(b, r, s->from);
+        uld_buf_puts(b, " has only ever been woken with ");
+        put_name(b, r, s->to);
+        uld_buf_puts(b, " held;\n       ");
+        put_name(b, r, s->to);
+        uld_buf_puts(b, " was acquired at ");
+        put_frame(b, s->from_ip, 1);
+        uld_buf_puts(b, "\n       ");
+        put_name(b, r, s->from);
+        uld_buf_puts(b, " was then woken at:\n");
+    } else {
+        put_name(b, r, s->from);
+        uld_buf_puts(b, " was acquired at ");
+        put_frame(b, s->from_ip, 1);
+        uld_buf_puts(b, "\n       ");
+        put_name(b, r, s->to);
+        uld_buf_puts(b, kind == STEP_WAIT ? " was then waited on at:\n"
+                                          : " was then acquired at:\n");
+    }
+    put_stack(b, s->stack_id, "         ");
+}
+
+/* Step k of the scenario: the recorded steps first, the one happening now last. */
+static const struct uld_rstep *scenario_step(const struct uld_report *r, int k)
+{
+    return &r->steps[(k + 1) % r->nsteps];
+}
+
+static void put_column(struct uld_buf *b, int col, const char *fmt, const char *name)
+{
+    uld_buf_printf(b, "%*s", 2 + 26 * col, "");
+    uld_buf_printf(b, fmt, name);
+    uld_buf_putc(b, '\n');
+}
+
+/* What thread k does in the scenario: take what it holds, then block. */
+static void put_scenario_action(struct uld_buf *b, const struct uld_report *r, int k, int pass)
+{
+    const struct uld_rstep *s = scenario_step(r, k);
+    char from[128], to[128];
+    uld_rlock_name(&r->locks[s->from], from, sizeof(from));
+    uld_rlock_name(&r->locks[s->to], to, sizeof(to));
+    switch (step_kind(r, s)) {
+    case STEP_LOCK:
+        put_column(b, k, "lock(%s);", pass ? to : from);
+        break;
+    case STEP_WAIT:
+        put_column(b, k, pass ? "wait(%s);" : "lock(%s);", pass ? to : from);
+        break;
+    case STEP_WAKE: /* holds nothing yet: needs `to` before it can wake `from` */
+        if (pass) {
+            put_column(b, k, "lock(%s);", to);
+            put_column(b, k, "wake(%s);", from);
+        }
+        break;
+    }
+}
+
+/* The kernel's "possible unsafe locking scenario", one column per thread. */
+static void put_scenario(struct uld_buf *b, const struct uld_report *r)
+{
+    int n = r->nsteps;
+    uld_buf_puts(b, "\n possible unsafe locking scenario:\n\n");
+    if (n > 4) { /* too wide for columns */
+        for (int k = 0; k < n; k++) {
+            const struct uld_rstep *s = scenario_step(r, k);
+            uld_buf_printf(b, "  thread %d holds ", k + 1);
+            put_name(b, r, s->from);
+            uld_buf_puts(b, " and waits for ");
+            put_name(b, r, s->to);
+            uld_buf_putc(b, '\n');
+        }
+    } else {
+        for (int k = 0; k < n; k++)
+            uld_buf_printf(b, "%*sthread %d%*s", k ? 0 : 2, "", k + 1, k + 1 < n ? 18 : 0, "");
+        uld_buf_putc(b, '\n');
+        for (int k = 0; k < n; k++)
+            uld_buf_printf(b, "%*s--------%*s", k ? 0 : 2, "", k + 1 < n ? 18 : 0, "");
+        uld_buf_putc(b, '\n');
+        for (int pass = 0; pass < 2; pass++)
+            for (int k = 0; k < n; k++)
+                put_scenario_action(b, r, k, pass);
+    }
+    uld_buf_puts(b, "\n *** DEADLOCK ***\n");
+}
+
+static void put_order_report(struct uld_buf *b, const struct uld_report *r)
+{
+    const struct uld_rstep *now = &r->steps[0];
+    enum step_kind kind = step_kind(r, now);
+    int subject = kind == STEP_WAKE ? now->from : now->to;
+    int held = kind == STEP_WAKE ? now->to : now->from;
+    put_thread(b, (int)r->serial, r->tid, r->thread_name);
+    uld_buf_puts(b, kind == STEP_WAIT   ? " is about to wait on:\n    "
+                    : kind == STEP_WAKE ? " wakes up waiters of:\n    "
+                                        : " is trying to acquire:\n    ");
+    put_lock_line(b, r, subject);
+    if (kind == STEP_LOCK)
+        uld_buf_puts(b, mode_name(&r->locks[subject], r->target_mode));
+    uld_buf_puts(b, "\n  at ");
+    put_frame(b, r->ip, 1);
+    uld_buf_puts(b, kind == STEP_WAKE ? "\n\nwhile it holds:\n    " : "\n\nbut it already holds:\n    ");
+    put_lock_line(b, r, held);
+    uld_buf_puts(b, ", acquired at ");
+    put_frame(b, now->from_ip, 1);
+    if (r->kind == ULD_R_CLASS_ORDER)
+        uld_buf_puts(b, "\n\nand locks of these classes were already taken in the other "
+                        "order.\nNo cycle exists between these very locks yet: it closes "
+                        "if two of them are the same object.\n");
+    else if (kind == STEP_WAIT)
+        uld_buf_puts(b, "\n\nand whoever wakes this wait needs that lock first.\n");
+    else if (kind == STEP_WAKE)
+        uld_buf_puts(b, "\n\nand a thread waits for this wake-up while holding that lock.\n");
+    else
+        uld_buf_puts(b, "\n\nwhich lock already depends on the new lock.\n");
+    uld_buf_puts(b, "\nthe dependency chain (each line: the second lock taken, waited on or "
+                    "woken\nwhile the first was held):\n");
+    for (int k = 1; k < r->nsteps; k++)
+        put_step(b, r, k, r->nsteps - k);
+    put_step(b, r, 0, 0);
+    put_scenario(b, r);
+}
+
+static void put_target_report(struct uld_buf *b, const struct uld_report *r, const char *verb)
+{
+    put_thread(b, (int)r->serial, r->tid, r->thread_name);
+    uld_buf_printf(b, " %s:\n    ", verb);
+    if (r->target >= 0)
+        put_lock_line(b, r, r->target);
+    else
+        uld_buf_puts(b, "(unknown lock)");
+    uld_buf_puts(b, "\n  at ");
+    put_frame(b, r->ip, 1);
+    uld_buf_printf(b, "\n\nproblem: %s\n", r->detail);
+    if (r->stack_id) {
+        uld_buf_puts(b, "\nstack:\n");
+        put_stack(b, r->stack_id, "   ");
+    }
+}
+
+static void put_signal_report(struct uld_buf *b, const struct uld_report *r)
+{
+    const char *sig = sigabbrev_np(r->signo);
+    put_target_report(b, r, "takes");
+    for (int k = 0; k < r->nsteps; k++) {
+        const struct uld_rstep *s = &r->steps[k];
+        uld_buf_printf(b, "\n-> %s SIG%s, in ",
+                       k == 0 ? "taken inside a handler for" : "taken where it can be interrupted by",
+                       sig ? sig : "?");
+        put_thread(b, (int)s->serial, s->tid, NULL);
+        uld_buf_puts(b, ":\n");
+        put_stack(b, s->stack_id, "     ");
+    }
+    char name[128];
+    uld_rlock_name(&r->locks[r->target], name, sizeof(name));
+    uld_buf_printf(b, "\n possible unsafe locking scenario:\n\n  lock(%s);\n  <SIG%s arrives>\n"
+                      "    lock(%s);   /* in the handler, on the same thread */\n\n"
+                      " *** DEADLOCK ***\n",
+                   name, sig ? sig : "?", name);
+}
+
+static void put_deadlock_report(struct uld_buf *b, const struct uld_report *r)
+{
+    uld_buf_printf(b, "%s:\n", r->detail);
+    for (int k = 0; k < r->nsteps; k++) {
+        const struct uld_rstep *s = &r->steps[k];
+        struct uld_thread_info ti;
+        uld_buf_puts(b, "\n  ");
+        put_thread(b, (int)s->serial, s->tid, uld_thread_info(s->serial, &ti) ? ti.name : NULL);
+        uld_buf_puts(b, " holds ");
+        put_name(b, r, s->from);
+        uld_buf_puts(b, " (acquired at ");
+        put_frame(b, s->from_ip, 1);
+        uld_buf_puts(b, ")\n    and waits for ");
+        put_lock_line(b, r, s->to);
+        uld_buf_printf(b, ", held by T%u, at:\n", r->steps[(k + 1) % r->nsteps].serial);
+        put_stack(b, s->stack_id, "      ");
+    }
+    uld_buf_puts(b, "\n *** DEADLOCK ***\n");
+}
+
+/* One line: for verbosity=0 and for limit warnings. */
+void uld_report_render_line(struct uld_buf *b, const struct uld_report *r)
+{
+    const char *sev = uld_report_kind_is_error(r->kind) ? "ERROR" : "WARNING";
+    uld_buf_printf(b, "ulockdep: %s: %s (%s)", sev,
+                   r->kind == ULD_R_LIMIT ? r->detail : uld_report_message(r),
+                   uld_report_kind_name(r->kind));
+    if (r->kind != ULD_R_LIMIT && r->target >= 0) {
+        uld_buf_puts(b, ": ");
+        put_name(b, r, r->target);
+    }
+    uld_buf_putc(b, '\n');
+}
+
+/* The full report, as the kernel lays lockdep reports out. */
+void uld_report_render_text(struct uld_buf *b, const struct uld_report *r)
+{
+    const char *sev = uld_report_kind_is_error(r->kind) ? "ERROR" : "WARNING";
+    if (r->kind == ULD_R_LIMIT) {
+        uld_report_render_line(b, r);
+        return;
+    }
+    uld_buf_puts(b, "\n==================================================================\n");
+    uld_buf_printf(b, "ulockdep %s: %s [%s]\n", sev, uld_report_message(r),
+                   uld_report_kind_name(r->kind));
+    uld_buf_printf(b, "------------------------------------------------------------------\n"
+                      "pid %d, ",
+                   (int)getpid());
+    switch (r->kind) {
+    case ULD_R_LOCK_ORDER:
+    case ULD_R_CLASS_ORDER:
+    case ULD_R_WAIT_FOR:
+        put_order_report(b, r);
+        break;
+    case ULD_R_SELF_DEADLOCK:
+        put_target_report(b, r, "is trying to acquire a lock it already holds");
+        uld_buf_puts(b, "\n *** DEADLOCK ***\n");
+        break;
+    case ULD_R_SIGNAL_UNSAFE:
+        put_signal_report(b, r);
+        break;
+    case ULD_R_DEADLOCK:
+        put_deadlock_report(b, r);
+        break;
+    case ULD_R_EXIT_HOLDING:
+        put_thread(b, (int)r->serial, r->tid, r->thread_name);
+        uld_buf_printf(b, " is exiting: %s\n", r->detail);
+        break;
+    default:
+        put_target_report(b, r, r->kind == ULD_R_DESTROY_HELD ? "destroys" : "releases");
+        break;
+    }
+    if (r->kind != ULD_R_DEADLOCK) /* there every thread's locks are shown already */
+        put_held(b, r);
+    put_legend(b, r);
+    if (r->kind != ULD_R_LIMIT)
+        put_threads(b, r);
+    uld_buf_puts(b, "==================================================================\n");
+}
+
