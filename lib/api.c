@@ -11,7 +11,7 @@
 
 #define CALLER ((uintptr_t)__builtin_return_address(0))
 
-static const struct uld_lockdesc unknown_desc = {ULD_TYPE_CUSTOM, 0};
+static const struct uld_lockdesc unknown_desc = {.type = ULD_TYPE_CUSTOM, .flags = 0};
 
 /* The lock at addr, created (as first used at ip) if unknown.  graph_lock held. */
 static struct uld_lock *lock_for_annotation(uintptr_t addr, uintptr_t ip)
@@ -52,7 +52,7 @@ ULD_EXPORT void uld_lock_set_class_impl(const void *lock, const void *key, const
     uintptr_t addr = (uintptr_t)lock;
     uld_mutex_lock(&uld_graph_lock);
     struct uld_lock *old = uld_lock_lookup(addr);
-    struct uld_lockdesc d = old ? (struct uld_lockdesc){old->type, old->flags} : unknown_desc;
+    struct uld_lockdesc d = old ? (struct uld_lockdesc){.type = old->type, .flags = old->flags} : unknown_desc;
     char *keep_name = old && old->name ? uld_strdup(old->name) : NULL;
     if (old)
         uld_lock_forget(old);
@@ -79,7 +79,7 @@ ULD_EXPORT void uld_lock_nested_impl(const void *lock, unsigned subclass)
 
 ULD_EXPORT void uld_lock_init_impl(const void *lock, const char *name, unsigned flags)
 {
-    struct uld_lockdesc d = {ULD_TYPE_CUSTOM, 0};
+    struct uld_lockdesc d = {.type = ULD_TYPE_CUSTOM, .flags = 0};
     if (flags & ULD_LOCK_RECURSIVE)
         d.flags |= ULD_LF_RECURSIVE;
     if (flags & ULD_LOCK_READ_RECURSIVE)
@@ -98,7 +98,7 @@ ULD_EXPORT void uld_lock_destroy_impl(const void *lock)
 static struct uld_lockdesc custom_desc(const void *lock)
 {
     struct uld_lock *l = uld_lock_lookup((uintptr_t)lock);
-    return l ? (struct uld_lockdesc){l->type, l->flags} : unknown_desc;
+    return l ? (struct uld_lockdesc){.type = l->type, .flags = l->flags} : unknown_desc;
 }
 
 ULD_EXPORT void uld_acquire_impl(const void *lock, unsigned flags)

@@ -470,7 +470,7 @@ void uld_check_assert_held(struct uld_thread *t, uintptr_t addr, uintptr_t ip)
         return;
     struct uld_lock *l = uld_lock_lookup(addr);
     if (!l)
-        l = uld_lock_first_use(addr, (struct uld_lockdesc){ULD_TYPE_CUSTOM, 0}, ip);
+        l = uld_lock_first_use(addr, (struct uld_lockdesc){.type = ULD_TYPE_CUSTOM, .flags = 0}, ip);
     report_misuse(ULD_R_ASSERT_NOT_HELD, t, l, ip, "uld_assert_held() failed", 0);
 }
 

@@ -57,6 +57,9 @@ static const struct option_row options[] = {
      "report threads blocked on each other in a cycle for this many seconds; 0: off"},
     {"watchdog_abort", OPT_BOOL, OFF(watchdog_abort), 0, 0, 1,
      "abort() after a deadlock-detected report, to leave a core"},
+    {"lock_tags", OPT_BOOL, OFF(lock_tags), 1, 0, 1,
+     "keep each mutex/rwlock's identity in a word glibc leaves unused, so a lock built again "
+     "at a reused address (stack, no destroy) is known to be new"},
     {"stats", OPT_BOOL, OFF(stats), 0, 0, 1,
      "print statistics at exit: locks, classes, edges, chain-cache hit rate, slow path"},
 };

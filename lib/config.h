@@ -29,6 +29,7 @@ struct uld_config {
     long watchdog;                  /* seconds blocked in a cycle before reporting; 0 off */
     long watchdog_abort;            /* abort() after a deadlock-detected report */
     long stats;                     /* print statistics at exit */
+    long lock_tags;                 /* store identity tags in unused words of lock objects */
 };
 
 extern struct uld_config uld_config ULD_HIDDEN;

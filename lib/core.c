@@ -20,6 +20,7 @@
 struct uld_mutex uld_graph_lock;
 _Atomic int uld_state;
 _Atomic int uld_untracked_locks;
+int uld_lock_tags;
 struct uld_graph uld_lock_graph = {.name = "lock"};
 struct uld_graph uld_class_graph = {.name = "class"};
 
@@ -42,6 +43,7 @@ void uld_init(void)
     if (!uld_chain_init((int)uld_config.chain_cache_bits))
         uld_warn("cannot map the chain cache; every acquisition takes the slow path");
     uld_report_open_outputs();
+    uld_lock_tags = (int)uld_config.lock_tags;
     ok = ok && pthread_key_create(&thread_key, thread_key_destructor) == 0;
     errno = saved;
     uld_busy--;
@@ -81,16 +83,45 @@ struct uld_thread *uld_thread_attach(void)
 /* ---- acquire / release --------------------------------------------- */
 
 /* Look up, else create under graph_lock (first use without an init call). */
+static int tag_matches(const struct uld_lock *l, const uint64_t *tag)
+{
+    return __atomic_load_n(tag, __ATOMIC_RELAXED) == uld_lock_tag(l);
+}
+
+static void write_tag(struct uld_lock *l, uint64_t *tag)
+{
+    __atomic_store_n(tag, uld_lock_tag(l), __ATOMIC_RELAXED);
+    l->tagged = 1;
+}
+
+/*
+ * The lock object at addr, checked against its tag: a tag other than the
+ * record's means the object was constructed again, a new lifetime.  A
+ * record made by an annotation (which cannot write tags) adopts the
+ * object's tag.  graph_lock held.
+ */
+static struct uld_lock *lock_identity(struct uld_lock *l, uintptr_t addr,
+                                      struct uld_lockdesc d, uintptr_t ip)
+{
+    if (l && d.tag && l->tagged && !tag_matches(l, d.tag)) {
+        uld_lock_forget(l);
+        l = NULL;
+    }
+    if (!l)
+        l = uld_lock_first_use(addr, d, ip);
+    if (l && d.tag && !tag_matches(l, d.tag))
+        write_tag(l, d.tag);
+    return l;
+}
+
 static struct uld_lock *lock_get(uintptr_t addr, struct uld_lockdesc d, uintptr_t ip)
 {
     struct uld_lock *l = uld_lock_lookup(addr);
-    if (likely(l != NULL))
+    if (likely(l != NULL) && (!d.tag || likely(tag_matches(l, d.tag))))
         return l;
     int saved = errno;
     uld_mutex_lock(&uld_graph_lock);
-    l = uld_lock_lookup(addr);
-    if (!l)
-        l = uld_lock_first_use(addr, d, ip);
+    l = lock_identity(uld_lock_lookup(addr), addr, d, ip);
     uld_mutex_unlock(&uld_graph_lock);
     uld_report_flush();
     errno = saved;
@@ -319,8 +350,11 @@ void uld_lock_created(const void *lock, struct uld_lockdesc d, uintptr_t ip)
     struct uld_lock *old = uld_lock_lookup(addr);
     if (old)
         uld_lock_forget(old); /* re-initialised: a new lifetime, no inherited edges */
-    if (!uld_lock_create(addr, d, ULD_SITE_INIT, ip, NULL))
+    struct uld_lock *l = uld_lock_create(addr, d, ULD_SITE_INIT, ip, NULL);
+    if (!l)
         atomic_store(&uld_untracked_locks, 1);
+    else if (d.tag)
+        write_tag(l, d.tag);
     uld_mutex_unlock(&uld_graph_lock);
     errno = saved;
     uld_leave();
@@ -447,7 +481,7 @@ int uld_cond_wait_begin(struct uld_acq *a, const void *cond, const void *mutex,
     if (!t)
         return 0;
     uintptr_t addr = (uintptr_t)mutex;
-    struct uld_lock *w = object_get((uintptr_t)cond, (struct uld_lockdesc){ULD_TYPE_COND, 0}, ip);
+    struct uld_lock *w = object_get((uintptr_t)cond, (struct uld_lockdesc){.type = ULD_TYPE_COND, .flags = 0}, ip);
     int i = uld_held_find(t, addr);
     if (i < 0) {
         if (w && owner_hint(mutex_owner_tid) != ULD_OWNER_SELF)
@@ -491,7 +525,7 @@ void uld_sem_wait_begin(const void *sem, uintptr_t ip)
     struct uld_thread *t = uld_enter();
     if (!t)
         return;
-    struct uld_lock *w = object_get((uintptr_t)sem, (struct uld_lockdesc){ULD_TYPE_SEM, 0}, ip);
+    struct uld_lock *w = object_get((uintptr_t)sem, (struct uld_lockdesc){.type = ULD_TYPE_SEM, .flags = 0}, ip);
     if (w && !t->disabled)
         check_once(t, w, ULD_MODE_WAIT, ip, uld_check_wait, 1);
     uld_leave();
@@ -512,7 +546,7 @@ void uld_wake(const void *obj, int type, uintptr_t ip)
     struct uld_thread *t = uld_enter();
     if (!t)
         return;
-    struct uld_lock *w = object_get((uintptr_t)obj, (struct uld_lockdesc){(uint8_t)type, 0}, ip);
+    struct uld_lock *w = object_get((uintptr_t)obj, (struct uld_lockdesc){.type = (uint8_t)type, .flags = 0}, ip);
     /* a post after this thread's own wait depends on more than the held locks */
     int cacheable = t->sem_addr != (uintptr_t)obj;
     if (w && !t->disabled)

@@ -48,7 +48,8 @@ static struct uld_class *class_of(struct class_by_id *map, uint32_t id)
 static void put_key(struct uld_buf *b, const struct uld_class *c)
 {
     char key[128];
-    uld_class_stable_key((int)c->k.kind, c->k.key, c->k.subclass, key, sizeof(key));
+    uld_class_stable_key((int)c->k.kind, c->k.key, c->base->site_stack, c->k.subclass, key,
+                         sizeof(key));
     uld_buf_json_str(b, key);
 }
 
@@ -72,7 +73,7 @@ static void put_frame(struct uld_buf *b, uintptr_t addr)
 static void put_class(struct uld_buf *b, struct uld_class *c)
 {
     struct uld_rlock rl = {.class_kind = (uint8_t)c->k.kind, .class_key = c->k.key,
-                           .subclass = (uint8_t)c->k.subclass};
+                           .class_stack = c->base->site_stack, .subclass = (uint8_t)c->k.subclass};
     char name[128];
     if (c->base->name)
         uld_snprintf(rl.class_name, sizeof(rl.class_name), "%s", c->base->name);
@@ -83,8 +84,10 @@ static void put_class(struct uld_buf *b, struct uld_class *c)
     uld_buf_json_str(b, name);
     uld_buf_printf(b, ",\"lock_type\":\"%s\",\"site\":\"%s\",\"at\":", uld_lock_type_name(c->type),
                    uld_site_kind_name((int)c->k.kind));
-    int code_site = c->k.kind == ULD_SITE_INIT || c->k.kind == ULD_SITE_FIRST_USE;
-    put_frame(b, code_site ? c->k.key : 0);
+    uintptr_t site = c->k.kind == ULD_SITE_INIT        ? c->k.key
+                     : c->k.kind == ULD_SITE_FIRST_USE ? uld_class_site_frame(c->base->site_stack, 0)
+                                                       : 0;
+    put_frame(b, site);
     uld_buf_puts(b, "}\n");
 }
 

@@ -28,7 +28,18 @@ enum uld_lock_type {
 struct uld_lockdesc {
     uint8_t type;  /* enum uld_lock_type */
     uint8_t flags; /* ULD_LF_* */
+    /*
+     * A word inside the lock object that the implementation never uses for
+     * this kind of lock, or NULL.  The validator stores the lock's identity
+     * there: an object constructed again at the same address (a std::mutex
+     * on a reused stack frame, never destroyed) has lost it, so it is
+     * known to be a new lock that must not inherit the old one's edges.
+     */
+    uint64_t *tag;
 };
+
+/* Option lock_tags: may the validator write identity tags into lock objects? */
+extern int uld_lock_tags;
 
 /* Acquisition flags. */
 #define ULD_AF_READ 0x1u

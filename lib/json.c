@@ -81,7 +81,10 @@ static void locks(struct uld_buf *b, const struct uld_report *r)
                        l->class_id, uld_lock_type_name(l->type), (void *)l->addr,
                        (unsigned)l->subclass, uld_site_kind_name(l->site_kind));
         if (l->site_ip)
-            frame(b, l->site_ip, 1);
+            frame(b, l->site_kind == ULD_SITE_FIRST_USE && l->class_stack
+                         ? uld_class_site_frame(l->class_stack, l->site_ip)
+                         : l->site_ip,
+                  1);
         else
             uld_buf_puts(b, "null");
         uld_buf_puts(b, "}}");

@@ -28,6 +28,7 @@ struct uld_class {
     uint8_t type;         /* lock type of its first instance */
     char *name;           /* annotation name, else NULL (derived at report time) */
     struct uld_class *base; /* the subclass-0 class */
+    uint32_t site_stack;    /* first-use classes: the frames that define the class */
     struct uld_node node;
     /* signal context (bit signo-1): taken inside a handler for the signal /
      * taken in normal context with the signal unblocked; a bit in both is a
@@ -71,6 +72,7 @@ struct uld_lock {
     uint8_t type, flags;    /* enum uld_lock_type, ULD_LF_* */
     uint8_t site_kind;      /* enum uld_site_kind */
     uint8_t is_static;      /* lives in a loaded object's data: named by its symbol */
+    uint8_t tagged;         /* its identity was written into the object (see hooks.h) */
     uintptr_t site_ip;      /* init or first-use site */
     struct uld_class *cls;
     char *name;             /* uld_lock_set_name(), else NULL */
@@ -79,6 +81,12 @@ struct uld_lock {
     struct uld_waitobj *wait; /* condition variables and semaphores */
     struct uld_lock *next_free;
 };
+
+#define ULD_TAG_MAGIC 0x554c440000000000ull /* "ULD" in the top bytes */
+static inline uint64_t uld_lock_tag(const struct uld_lock *l)
+{
+    return ULD_TAG_MAGIC | l->id;
+}
 
 /* lockmap.c: address -> instance.  Lookups are lock-free; the rest needs graph_lock. */
 int uld_lockmap_init(void) ULD_HIDDEN;

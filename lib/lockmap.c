@@ -15,6 +15,7 @@
 #include "config.h"
 #include "lock.h"
 #include "report.h"
+#include "stack.h"
 
 #define TOMBSTONE ((uintptr_t)1)
 #define MAP_MIN_SLOTS (1u << 14)
@@ -257,6 +258,24 @@ static struct uld_lock *record_alloc(void)
     return uld_alloc(sizeof(*l));
 }
 
+/*
+ * A lock never initialised is classed by where it is first acquired.  One
+ * call site is not enough: the lock call often sits in a wrapper shared by
+ * every lock of the program (an out-of-line std::mutex::lock, a helper), so
+ * the class key is the call site and its caller.  Keys of this kind have the
+ * top bit set and never collide with an address.
+ */
+static uintptr_t first_use_key(uintptr_t ip, uint32_t *site_stack)
+{
+    const uintptr_t *f;
+    *site_stack = uld_stack_capture_limited(0, 4);
+    int n = uld_stack_frames(*site_stack, &f);
+    if (n < 2)
+        return ip;
+    return (uintptr_t)(f[0] * 0x9e3779b97f4a7c15ull ^ f[1] * 0xc2b2ae3d27d4eb4full) |
+           (1ull << 63);
+}
+
 struct uld_lock *uld_lock_create(uintptr_t addr, struct uld_lockdesc d, int site_kind,
                                  uintptr_t ip, const void *class_key)
 {
@@ -272,7 +291,12 @@ struct uld_lock *uld_lock_create(uintptr_t addr, struct uld_lockdesc d, int site
     uintptr_t key = site_kind == ULD_SITE_STATIC       ? addr
                     : site_kind == ULD_SITE_ANNOTATION ? (uintptr_t)class_key
                                                        : ip;
+    uint32_t site_stack = 0;
+    if (site_kind == ULD_SITE_FIRST_USE)
+        key = first_use_key(ip, &site_stack);
     struct uld_class *cls = uld_class_get(key, 0, site_kind, d.type, NULL);
+    if (cls && !cls->site_stack)
+        cls->site_stack = site_stack;
     struct uld_lock *l = cls ? record_alloc() : NULL;
     if (!l)
         return NULL;

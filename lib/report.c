@@ -244,6 +244,7 @@ int uld_report_add_lock(struct uld_report *r, struct uld_lock *l, unsigned subcl
     rl->site_ip = l->site_ip;
     rl->class_key = cls->k.key;
     rl->class_kind = (uint8_t)cls->k.kind;
+    rl->class_stack = cls->base->site_stack;
     rl->ordinal = l->ordinal;
     rl->type = l->type;
     rl->flags = l->flags;
@@ -267,6 +268,7 @@ int uld_report_add_class(struct uld_report *r, struct uld_class *cls)
     rl->class_id = cls->node.id;
     rl->class_key = cls->k.key;
     rl->class_kind = (uint8_t)cls->k.kind;
+    rl->class_stack = cls->base->site_stack;
     rl->site_kind = (uint8_t)cls->k.kind;
     rl->site_ip = cls->k.kind == ULD_SITE_STATIC ? 0 : cls->k.key;
     rl->type = cls->type;
@@ -314,16 +316,32 @@ void uld_report_limit(const char *table, long limit, const char *option)
 
 /* ---- stable identities ------------------------------------------------------ */
 
-void uld_class_stable_key(int kind, uintptr_t key, unsigned subclass, char *out, size_t n)
+/* "<module>@0x<offset>" of one address, appended at out + strlen(out). */
+static void append_module_offset(uintptr_t addr, char *out, size_t n)
 {
     const char *path;
     uintptr_t off;
-    (void)kind;
-    if (uld_module_of(key, &path, &off)) {
+    size_t len = strlen(out);
+    if (uld_module_of(addr, &path, &off)) {
         const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-        uld_snprintf(out, n, "%s@0x%lx", base, (unsigned long)off);
+        uld_snprintf(out + len, n - len, "%s@0x%lx", base, (unsigned long)off);
     } else {
-        uld_snprintf(out, n, "%p", (void *)key); /* not in any object: unstable */
+        uld_snprintf(out + len, n - len, "%p", (void *)addr); /* not in any object: unstable */
+    }
+}
+
+void uld_class_stable_key(int kind, uintptr_t key, uint32_t site_stack, unsigned subclass,
+                          char *out, size_t n)
+{
+    const uintptr_t *f;
+    out[0] = '\0';
+    if (kind == ULD_SITE_FIRST_USE && uld_stack_frames(site_stack, &f) >= 2) {
+        append_module_offset(f[0], out, n); /* the two frames the class key hashes */
+        size_t len = strlen(out);
+        uld_snprintf(out + len, n - len, "+");
+        append_module_offset(f[1], out, n);
+    } else {
+        append_module_offset(key, out, n);
     }
     if (subclass) {
         size_t len = strlen(out);
@@ -347,7 +365,8 @@ void uld_report_signature(const struct uld_report *r, char *out, size_t n)
         const struct uld_rlock *l = &r->locks[i];
         if (l->context)
             continue;
-        uld_class_stable_key(l->class_kind, l->class_key, l->subclass, keys[k], sizeof(keys[0]));
+        uld_class_stable_key(l->class_kind, l->class_key, l->class_stack, l->subclass, keys[k],
+                             sizeof(keys[0]));
         int dup = 0;
         for (int j = 0; j < k; j++)
             dup |= !strcmp(keys[j], keys[k]);
@@ -365,7 +384,7 @@ void uld_report_signature(const struct uld_report *r, char *out, size_t n)
         h = fnv(h, keys[i]);
     if (r->nsteps == 0 && r->ip) {
         char site[96];
-        uld_class_stable_key(ULD_SITE_INIT, r->ip, 0, site, sizeof(site));
+        uld_class_stable_key(ULD_SITE_INIT, r->ip, 0, 0, site, sizeof(site));
         h = fnv(h, site);
     }
     uld_snprintf(out, n, "%lx", (unsigned long)h);
@@ -416,6 +435,30 @@ static int static_name(uintptr_t addr, char *out, size_t n)
     return 1;
 }
 
+/* Frames of lock wrappers (std::mutex::lock, lock_guard, gthread) do not name a class. */
+static int is_wrapper_frame(const struct uld_frame_info *fi)
+{
+    if (!fi->function)
+        return 0;
+    const char *paren = strchr(fi->function, '(');
+    const char *std = strstr(fi->function, "std::");
+    return (std && (!paren || std < paren)) || !strncmp(fi->function, "__gthread", 9) ||
+           !strncmp(fi->function, "__gnu_cxx", 9);
+}
+
+uintptr_t uld_class_site_frame(uint32_t site_stack, uintptr_t fallback)
+{
+    const uintptr_t *f;
+    int n = uld_stack_frames(site_stack, &f);
+    for (int i = 0; i < n; i++) {
+        struct uld_frame_info fi;
+        uld_symbolize(f[i], 1, &fi);
+        if (!is_wrapper_frame(&fi))
+            return f[i];
+    }
+    return n ? f[0] : fallback;
+}
+
 static void class_base_name(const struct uld_rlock *l, char *out, size_t n)
 {
     if (l->class_name[0])
@@ -424,6 +467,8 @@ static void class_base_name(const struct uld_rlock *l, char *out, size_t n)
         return;
     else if (l->class_kind == ULD_SITE_STATIC)
         uld_snprintf(out, n, "%p", (void *)l->class_key);
+    else if (l->class_kind == ULD_SITE_FIRST_USE)
+        site_name(uld_class_site_frame(l->class_stack, l->site_ip), out, n);
     else
         site_name(l->class_key, out, n);
 }

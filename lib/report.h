@@ -37,6 +37,7 @@ struct uld_rlock {
     uintptr_t addr;
     uintptr_t site_ip;       /* init or first-use site */
     uintptr_t class_key;     /* static address or site of the class */
+    uint32_t class_stack;    /* first-use classes: the frames defining the class */
     uint32_t ordinal;
     uint8_t type, flags, site_kind, class_kind, subclass, is_static;
     uint8_t context;         /* only held alongside: not one of the report's locks */
@@ -119,8 +120,10 @@ void uld_json_emit(struct uld_buf *b, const struct uld_report *r, const char *te
 /* A hex id of the problem, stable across processes of the same binaries. */
 void uld_report_signature(const struct uld_report *r, char *out, size_t n) ULD_HIDDEN;
 /* Stable key of a class: "<module>@0x<offset>[/<subclass>]" (docs/reports.md). */
-void uld_class_stable_key(int kind, uintptr_t key, unsigned subclass, char *out,
-                          size_t n) ULD_HIDDEN;
+void uld_class_stable_key(int kind, uintptr_t key, uint32_t site_stack, unsigned subclass,
+                          char *out, size_t n) ULD_HIDDEN;
+/* The frame that names a first-use class: the first one outside lock wrappers. */
+uintptr_t uld_class_site_frame(uint32_t site_stack, uintptr_t fallback) ULD_HIDDEN;
 struct uld_suppression;
 int uld_report_suppressed(const struct uld_report *r, struct uld_suppression *list) ULD_HIDDEN;
 long uld_report_suppressed_count(void) ULD_HIDDEN;

@@ -116,7 +116,10 @@ static void put_legend(struct uld_buf *b, const struct uld_report *r)
         if (l->site_kind == ULD_SITE_INIT || l->site_kind == ULD_SITE_FIRST_USE) {
             uld_buf_puts(b, l->site_kind == ULD_SITE_INIT ? ", initialised at "
                                                           : ", first used at ");
-            put_frame(b, l->site_ip, 1);
+            put_frame(b, l->site_kind == ULD_SITE_FIRST_USE && l->class_stack
+                             ? uld_class_site_frame(l->class_stack, l->site_ip)
+                             : l->site_ip,
+                      1);
         } else if (l->site_kind == ULD_SITE_STATIC) {
             uld_buf_puts(b, ", static");
         }

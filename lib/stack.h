@@ -12,8 +12,9 @@
 void uld_stack_set_skip_range(uintptr_t lo, uintptr_t hi) ULD_HIDDEN;
 /* Capture the calling thread's stack and intern it; 0 if unavailable.  graph_lock held. */
 uint32_t uld_stack_capture(void) ULD_HIDDEN;
-/* The same, dropping `skip` more frames (e.g. a signal frame). */
+/* The same, dropping `skip` more frames (e.g. a signal frame) and keeping at most `max`. */
 uint32_t uld_stack_capture_skip(int skip) ULD_HIDDEN;
+uint32_t uld_stack_capture_limited(int skip, int max) ULD_HIDDEN;
 /* Frames of an interned stack (immutable, safe without locks). */
 int uld_stack_frames(uint32_t id, const uintptr_t **frames) ULD_HIDDEN;
 long uld_stack_count(void) ULD_HIDDEN;

@@ -85,12 +85,21 @@ uint32_t uld_stack_capture(void)
 
 uint32_t uld_stack_capture_skip(int skip)
 {
+    return uld_stack_capture_limited(skip, (int)uld_config.max_frames);
+}
+
+uint32_t uld_stack_capture_limited(int skip, int max)
+{
     void *raw[ULD_MAX_FRAMES + 16];
     uintptr_t frames[ULD_MAX_FRAMES];
-    int n = unw_backtrace(raw, (int)ULD_ARRAY_SIZE(raw));
+    /* unwinding is the cost: stop once enough frames outside us are in */
+    int want = max + skip + 8 < (int)ULD_ARRAY_SIZE(raw) ? max + skip + 8 : (int)ULD_ARRAY_SIZE(raw);
+    int n = unw_backtrace(raw, want);
     int k = 0;
+    if (max > ULD_MAX_FRAMES)
+        max = ULD_MAX_FRAMES;
     /* our own frames (wrappers, the signal trampoline) are noise in reports */
-    for (int i = 0; i < n && k < uld_config.max_frames; i++)
+    for (int i = 0; i < n && k < max; i++)
         if (((uintptr_t)raw[i] < skip_lo || (uintptr_t)raw[i] >= skip_hi) && skip-- <= 0)
             frames[k++] = (uintptr_t)raw[i];
     return k ? depot_intern(frames, k) : 0;

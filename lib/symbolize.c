@@ -93,11 +93,14 @@ static void inlined_call_site(Dwfl_Module *m, uintptr_t pc, struct uld_frame_inf
 {
     Dwarf_Addr bias = 0;
     Dwarf_Die *cu = dwfl_module_addrdie(m, pc, &bias);
-    Dwarf_Die *scopes = NULL;
+    Dwarf_Die *scopes = NULL, *chain = NULL;
+    /* scopes[0] is the innermost scope; its concrete parents (the outer
+     * inlined calls, then the function) come from dwarf_getscopes_die() */
     int n = cu ? dwarf_getscopes(cu, pc - bias, &scopes) : 0;
+    int len = n > 0 ? dwarf_getscopes_die(&scopes[0], &chain) : 0;
     int outer = -1;
-    for (int i = 0; i < n; i++) {
-        int tag = dwarf_tag(&scopes[i]);
+    for (int i = 0; i < len; i++) {
+        int tag = dwarf_tag(&chain[i]);
         if (tag == DW_TAG_subprogram)
             break;
         if (tag == DW_TAG_inlined_subroutine)
@@ -108,8 +111,8 @@ static void inlined_call_site(Dwfl_Module *m, uintptr_t pc, struct uld_frame_inf
     Dwarf_Files *files;
     size_t nfiles;
     if (outer >= 0 &&
-        dwarf_formudata(dwarf_attr(&scopes[outer], DW_AT_call_line, &attr), &line) == 0 &&
-        dwarf_formudata(dwarf_attr(&scopes[outer], DW_AT_call_file, &attr), &file) == 0 &&
+        dwarf_formudata(dwarf_attr(&chain[outer], DW_AT_call_line, &attr), &line) == 0 &&
+        dwarf_formudata(dwarf_attr(&chain[outer], DW_AT_call_file, &attr), &file) == 0 &&
         dwarf_getsrcfiles(cu, &files, &nfiles) == 0 && file < nfiles) {
         const char *name = dwarf_filesrc(files, file, NULL, NULL);
         if (name) {
@@ -117,6 +120,7 @@ static void inlined_call_site(Dwfl_Module *m, uintptr_t pc, struct uld_frame_inf
             out->line = (int)line;
         }
     }
+    free(chain);
     free(scopes);
 }
 

@@ -11,7 +11,7 @@
 
 #include <errno.h>
 
-static const struct uld_lockdesc cond_desc = {ULD_TYPE_COND, 0};
+static const struct uld_lockdesc cond_desc = {.type = ULD_TYPE_COND, .flags = 0};
 
 enum wait_kind { WAIT_PLAIN, WAIT_TIMED, WAIT_CLOCK };
 

@@ -14,9 +14,30 @@
 #define GLIBC_RWLOCK_WRLOCKED 2u     /* __readers bit: a writer holds it */
 #define GLIBC_RWLOCK_READER_SHIFT 3  /* __readers >> 3: reader count */
 
+#define GLIBC_MUTEX_ROBUST 16
+#define GLIBC_MUTEX_PSHARED 128
+
+/*
+ * The identity tag's home: the robust-list links of a mutex that is neither
+ * robust nor process-shared, the padding word of a private rwlock.  glibc
+ * never touches either for such locks; process-shared ones get no tag (each
+ * process would overwrite the other's).
+ */
+static inline uint64_t *mutex_tag(const pthread_mutex_t *m)
+{
+    if (m->__data.__kind & (GLIBC_MUTEX_ROBUST | GLIBC_MUTEX_PSHARED))
+        return NULL;
+    return (uint64_t *)&m->__data.__list.__next;
+}
+
+static inline uint64_t *rwlock_tag(const pthread_rwlock_t *rw)
+{
+    return rw->__data.__shared ? NULL : (uint64_t *)&rw->__data.__pad2;
+}
+
 static inline struct uld_lockdesc mutex_desc(const pthread_mutex_t *m)
 {
-    struct uld_lockdesc d = {ULD_TYPE_MUTEX, 0};
+    struct uld_lockdesc d = {ULD_TYPE_MUTEX, 0, uld_lock_tags ? mutex_tag(m) : NULL};
     switch (m->__data.__kind & 3) { /* low bits: type; higher: robust, PI, pshared */
     case PTHREAD_MUTEX_RECURSIVE_NP:
         d.flags = ULD_LF_RECURSIVE;
@@ -30,7 +51,7 @@ static inline struct uld_lockdesc mutex_desc(const pthread_mutex_t *m)
 
 static inline struct uld_lockdesc rwlock_desc(const pthread_rwlock_t *rw)
 {
-    struct uld_lockdesc d = {ULD_TYPE_RWLOCK, 0};
+    struct uld_lockdesc d = {ULD_TYPE_RWLOCK, 0, uld_lock_tags ? rwlock_tag(rw) : NULL};
     /* PREFER_WRITER_NP is treated as prefer-reader by glibc; only this one queues readers */
     if (rw->__data.__flags == PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP)
         d.flags = ULD_LF_WRITER_PREF;
@@ -39,7 +60,7 @@ static inline struct uld_lockdesc rwlock_desc(const pthread_rwlock_t *rw)
 
 static inline struct uld_lockdesc spin_desc(void)
 {
-    return (struct uld_lockdesc){ULD_TYPE_SPIN, 0};
+    return (struct uld_lockdesc){ULD_TYPE_SPIN, 0, NULL};
 }
 
 /* Owner as uld_on_release() wants it: 0 unlocked, ULD_OWNER_SOMEONE, or a tid. */

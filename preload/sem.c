@@ -9,7 +9,7 @@
 
 #include <errno.h>
 
-static const struct uld_lockdesc sem_desc = {ULD_TYPE_SEM, 0};
+static const struct uld_lockdesc sem_desc = {.type = ULD_TYPE_SEM, .flags = 0};
 
 /* Blocking waits: check, wait, record the token taken.  errno passes through. */
 #define SEM_WAIT(s, real_call)                                               \

@@ -16,9 +16,9 @@
 #include "report.h"
 
 #define IP ((uintptr_t)0x1234)
-static const struct uld_lockdesc MUTEX = {ULD_TYPE_MUTEX, 0};
-static const struct uld_lockdesc RECURSIVE = {ULD_TYPE_MUTEX, ULD_LF_RECURSIVE};
-static const struct uld_lockdesc RWLOCK = {ULD_TYPE_RWLOCK, 0};
+static const struct uld_lockdesc MUTEX = {.type = ULD_TYPE_MUTEX, .flags = 0};
+static const struct uld_lockdesc RECURSIVE = {.type = ULD_TYPE_MUTEX, .flags = ULD_LF_RECURSIVE};
+static const struct uld_lockdesc RWLOCK = {.type = ULD_TYPE_RWLOCK, .flags = 0};
 static char json_path[64];
 
 static void acquire(void *l, struct uld_lockdesc d, unsigned af)

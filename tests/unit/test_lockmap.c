@@ -8,7 +8,7 @@
 #include "config.h"
 #include "core.h"
 
-static const struct uld_lockdesc mutex = {ULD_TYPE_MUTEX, 0};
+static const struct uld_lockdesc mutex = {.type = ULD_TYPE_MUTEX, .flags = 0};
 static int static_lock; /* a static object: its own class when never initialised */
 
 static int setup(void **state)
