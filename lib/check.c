@@ -390,7 +390,8 @@ void uld_check_acquire(struct uld_thread *t, struct uld_lock *l, unsigned subcla
     };
     if (atomic_load_explicit(&uld_signal_handlers, memory_order_relaxed))
         uld_check_signal_context(t, l, mode, ip);
-    if (check_relock(&c, ip) || (mode & ULD_MODE_TRY))
+    /* a trylock never blocks: neither a relock nor a dependency into it */
+    if ((mode & ULD_MODE_TRY) || check_relock(&c, ip))
         return;
     order_pass(&c, &uld_lock_graph, ip);
     order_pass(&c, &uld_class_graph, ip);

@@ -14,12 +14,14 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 struct uld_mutex uld_graph_lock;
 _Atomic int uld_state;
 _Atomic int uld_untracked_locks;
+__thread struct uld_thread *uld_fast_self __attribute__((tls_model("initial-exec")));
 int uld_lock_tags;
 struct uld_graph uld_lock_graph = {.name = "lock"};
 struct uld_graph uld_class_graph = {.name = "class"};
@@ -222,18 +224,24 @@ static void begin_acquire(struct uld_thread *t, struct uld_acq *a, uintptr_t add
     a->prev_key = uld_held_top_key(t);
     a->key = uld_chain_mix(a->prev_key, a->node_id, mode);
     a->action = ACT_PUSH;
+    if (mode & ULD_MODE_NOCHECK)
+        return;
     /* A trylock never waits, so it adds no dependency into the lock; it still
      * matters for signal safety (a handler may interrupt while it is held). */
-    if ((mode & ULD_MODE_NOCHECK) ||
-        ((mode & ULD_MODE_TRY) && !atomic_load_explicit(&uld_signal_handlers,
-                                                        memory_order_relaxed)))
-        return;
-    uint64_t key = a->key ^ t->sigctx; /* chains are checked once per signal context */
-    if (likely(uld_chain_contains(key))) {
-        t->chain_hits++;
-    } else {
-        t->chain_misses++;
-        validate(t, l, subclass, mode, ip, key);
+    if (!(mode & ULD_MODE_TRY) ||
+        atomic_load_explicit(&uld_signal_handlers, memory_order_relaxed)) {
+        uint64_t key = a->key ^ t->sigctx; /* chains are checked once per signal context */
+        if (likely(uld_chain_contains(key))) {
+            t->chain_hits++;
+        } else {
+            t->chain_misses++;
+            validate(t, l, subclass, mode, ip, key);
+        }
+    }
+    if (subclass == 0) { /* remember the outcome: next time the fast path pushes it */
+        uint64_t pk = a->prev_key ^ t->sigctx;
+        struct uld_fast *f = &t->fast[uld_fast_slot(addr, pk)];
+        *f = (struct uld_fast){addr, pk, a->key, l, l->id, a->node_id, (uint8_t)mode, l->type};
     }
 }
 
@@ -569,32 +577,37 @@ static void thread_key_destructor(void *arg)
         uld_report_flush();
     }
     uld_self = ULD_THREAD_DEAD;
+    uld_fast_self = NULL;
     uld_thread_destroy(t);
     uld_busy--;
 }
 
-uint64_t uld_thread_creating(uintptr_t ip)
+void uld_thread_creating(struct uld_thread_token *tok, uintptr_t ip)
 {
     (void)ip;
-    struct uld_thread *t = uld_enter();
-    if (!t)
-        return 0;
-    int saved = errno;
-    uld_mutex_lock(&uld_graph_lock);
-    uint32_t stack = uld_stack_capture();
-    uld_mutex_unlock(&uld_graph_lock);
-    errno = saved;
-    uld_leave();
-    return (uint64_t)t->serial << 32 | stack;
-}
-
-void uld_thread_started(uint64_t token)
-{
+    memset(tok, 0, sizeof(*tok));
     struct uld_thread *t = uld_enter();
     if (!t)
         return;
-    t->parent_serial = (uint32_t)(token >> 32);
-    t->created_stack = (uint32_t)token;
+    int saved = errno;
+    uld_mutex_lock(&uld_graph_lock);
+    tok->created_stack = uld_stack_capture();
+    uld_mutex_unlock(&uld_graph_lock);
+    tok->parent_serial = t->serial;
+    tok->serial = uld_thread_reserve_serial();
+    errno = saved;
+    uld_leave();
+}
+
+void uld_thread_started(const struct uld_thread_token *tok)
+{
+    uld_next_serial = tok->serial; /* taken by the state created on entry */
+    struct uld_thread *t = uld_enter();
+    uld_next_serial = 0;
+    if (!t)
+        return;
+    t->parent_serial = tok->parent_serial;
+    t->created_stack = tok->created_stack;
     uld_thread_publish(t);
     uld_leave();
 }
@@ -640,6 +653,7 @@ void uld_fork_child_touch(const void *lock, int owner_tid, uintptr_t ip)
 void uld_fork_child(void)
 {
     uld_forked_child = 1;
+    uld_fast_self = NULL; /* the child checks every acquisition (fork-holding) */
     uld_tid_reset();
     uld_mutex_reset(&uld_graph_lock);
     uld_arena_after_fork_child();

@@ -7,6 +7,7 @@
 #define ULD_CORE_H
 
 #include "lock.h"
+#include "fastpath.h"
 #include "thread.h"
 
 extern struct uld_mutex uld_graph_lock ULD_HIDDEN;
@@ -34,6 +35,9 @@ void uld_signal_thread_init(struct uld_thread *t) ULD_HIDDEN;
 void uld_check_signal_context(struct uld_thread *t, struct uld_lock *l, unsigned mode,
                               uintptr_t ip) ULD_HIDDEN;
 
+extern int uld_watchdog_on;
+extern int uld_forked_child;
+
 /* Enter the validator; NULL means "pass through". Pair with uld_leave(). */
 static inline struct uld_thread *uld_enter(void)
 {
@@ -41,6 +45,7 @@ static inline struct uld_thread *uld_enter(void)
         uld_busy)
         return NULL;
     uld_busy = 1;
+    uld_fast_self = NULL; /* a signal handler arriving now must not take the fast path */
     struct uld_thread *t = uld_self;
     if (likely(t != NULL && t != ULD_THREAD_DEAD))
         return t;
@@ -50,8 +55,13 @@ static inline struct uld_thread *uld_enter(void)
     return t;
 }
 
+/* Leave the validator, re-deciding whether this thread may use the fast path. */
 static inline void uld_leave(void)
 {
+    struct uld_thread *t = uld_self;
+    int fast = t && t != ULD_THREAD_DEAD && !t->disabled && !t->nest_addr && !t->sem_addr &&
+               !uld_watchdog_on && !uld_forked_child;
+    uld_fast_self = fast ? t : NULL;
     uld_busy = 0;
 }
 

@@ -136,9 +136,16 @@ void uld_set_platform(const struct uld_platform *p);
 /* Process and thread lifecycle. */
 void uld_init(void);                  /* idempotent; called by every wrapper */
 int uld_is_ready(void);
-/* pthread_create: the creator gets a token (its serial, the creation stack) for the child. */
-uint64_t uld_thread_creating(uintptr_t ip);
-void uld_thread_started(uint64_t token);
+/*
+ * pthread_create: the creator fills a token for the child (its own serial,
+ * the child's serial, reserved now so threads are numbered in creation
+ * order, and the creation stack); the child hands it back when it starts.
+ */
+struct uld_thread_token {
+    uint32_t parent_serial, serial, created_stack;
+};
+void uld_thread_creating(struct uld_thread_token *tok, uintptr_t ip);
+void uld_thread_started(const struct uld_thread_token *tok);
 void uld_thread_exiting(void);        /* from pthread_exit, before unwinding */
 void uld_fork_prepare(void);
 void uld_fork_parent(void);

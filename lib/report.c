@@ -568,8 +568,9 @@ void uld_report_flush(void)
             fifo = list;
             list = next;
         }
-        /* in a signal handler libdw must not run (it allocates): raw addresses */
-        uld_symbolize_raw = uld_in_signal_handler();
+        /* Only a thread about to hang prints from a signal handler; it
+         * symbolises anyway (a malloc it interrupted could hang the report, but
+         * the thread hangs regardless) so the report names its locks. */
         while (fifo) {
             struct uld_report *next = fifo->next;
             if (emit_buf)
@@ -577,7 +578,6 @@ void uld_report_flush(void)
             uld_free(fifo, sizeof(*fifo));
             fifo = next;
         }
-        uld_symbolize_raw = 0;
         uld_mutex_unlock(&report_lock);
     }
 }

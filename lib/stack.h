@@ -28,8 +28,6 @@ struct uld_frame_info {
     uintptr_t module_offset;
 };
 
-/* Set while printing from a signal handler: no symbolisation (it allocates). */
-extern int uld_symbolize_raw ULD_HIDDEN;
 /* Describe a code address; `is_return` looks up the call instruction.  Report lock held. */
 void uld_symbolize(uintptr_t addr, int is_return, struct uld_frame_info *out) ULD_HIDDEN;
 /* The loaded object containing addr: its path and addr's offset from its base. */

@@ -22,7 +22,6 @@ struct sym_cache {
     UT_hash_handle hh;
 };
 
-int uld_symbolize_raw;
 static Dwfl *dwfl;
 static struct sym_cache *cache;
 static char *(*demangle)(const char *, char *, size_t *, int *);
@@ -156,7 +155,7 @@ static void resolve(uintptr_t addr, int is_return, struct uld_frame_info *out)
 
 void uld_symbolize(uintptr_t addr, int is_return, struct uld_frame_info *out)
 {
-    if (!uld_config.symbolize || uld_symbolize_raw) {
+    if (!uld_config.symbolize) {
         memset(out, 0, sizeof(*out));
         return;
     }
@@ -178,7 +177,7 @@ void uld_symbolize(uintptr_t addr, int is_return, struct uld_frame_info *out)
 
 int uld_module_of(uintptr_t addr, const char **path, uintptr_t *offset)
 {
-    Dwfl_Module *m = uld_symbolize_raw ? NULL : module_of(addr);
+    Dwfl_Module *m = module_of(addr);
     if (!m)
         return 0;
     Dwarf_Addr base = 0;
@@ -189,7 +188,7 @@ int uld_module_of(uintptr_t addr, const char **path, uintptr_t *offset)
 
 int uld_symbolize_data(uintptr_t addr, const char **symbol, uintptr_t *offset)
 {
-    if (!uld_config.symbolize || uld_symbolize_raw)
+    if (!uld_config.symbolize)
         return 0;
     Dwfl_Module *m = module_of(addr);
     if (!m)

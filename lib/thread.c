@@ -12,6 +12,7 @@
 
 __thread struct uld_thread *uld_self __attribute__((tls_model("initial-exec")));
 __thread unsigned uld_busy __attribute__((tls_model("initial-exec")));
+__thread uint32_t uld_next_serial __attribute__((tls_model("initial-exec")));
 
 #define INFO_CHUNK 1024
 #define INFO_CHUNKS 1024 /* about a million threads described */
@@ -24,7 +25,7 @@ static struct uld_thread_totals exited; /* statistics of threads gone */
 
 static void add_totals(struct uld_thread_totals *sum, const struct uld_thread *t)
 {
-    sum->chain_hits += t->chain_hits;
+    sum->chain_hits += t->chain_hits + t->fast_hits;
     sum->chain_misses += t->chain_misses;
     sum->slow_ns += t->slow_ns;
     if (t->max_depth > sum->max_depth)
@@ -85,6 +86,14 @@ void uld_thread_refresh_name(struct uld_thread *t)
     t->name[sizeof(t->name) - 1] = '\0';
 }
 
+uint32_t uld_thread_reserve_serial(void)
+{
+    uld_mutex_lock(&thread_lock);
+    uint32_t s = next_serial++;
+    uld_mutex_unlock(&thread_lock);
+    return s;
+}
+
 struct uld_thread *uld_thread_create(void)
 {
     uld_mutex_lock(&thread_lock);
@@ -103,7 +112,7 @@ struct uld_thread *uld_thread_create(void)
     t->tid = uld_gettid();
     uld_thread_refresh_name(t);
     uld_mutex_lock(&thread_lock);
-    t->serial = next_serial++;
+    t->serial = uld_next_serial ? uld_next_serial : next_serial++;
     t->next = registry;
     if (registry)
         registry->prev = t;

@@ -22,6 +22,26 @@ struct uld_held {
     uint8_t type;          /* enum uld_lock_type */
 };
 
+/*
+ * The thread's memo of recent acquisitions that validated cleanly: (lock,
+ * held chain before it) -> what to push.  A hit skips the lock lookup and
+ * the chain-cache probe; it is checked against the lock record's id.
+ */
+#define ULD_FAST_SLOTS 64
+struct uld_fast {
+    uintptr_t addr;
+    uint64_t prev_key;     /* chain key before, with the signal context folded in */
+    uint64_t key;          /* chain key after */
+    struct uld_lock *lock;
+    uint32_t lock_id, node_id;
+    uint8_t mode, type;
+};
+
+static inline unsigned uld_fast_slot(uintptr_t addr, uint64_t prev_key)
+{
+    return (unsigned)(((addr >> 4) ^ prev_key ^ (prev_key >> 17)) & (ULD_FAST_SLOTS - 1));
+}
+
 struct uld_thread {
     int tid;
     uint32_t serial;       /* 1 for the first thread seen, then in creation order */
@@ -46,9 +66,10 @@ struct uld_thread {
     _Atomic uint32_t blocked_stack; /* filled by the thread itself on request */
     uint32_t parent_serial;  /* the thread that created it, 0 if unknown */
     uint32_t created_stack;  /* where it was created */
-    uint64_t chain_hits, chain_misses, slow_ns; /* statistics */
+    uint64_t chain_hits, chain_misses, slow_ns, fast_hits; /* statistics */
     int max_depth;
     struct uld_thread *next, *prev;
+    struct uld_fast fast[ULD_FAST_SLOTS];
     struct uld_held held[ULD_MAX_HELD];
 };
 
@@ -67,6 +88,9 @@ struct uld_thread_info {
 };
 
 struct uld_thread *uld_thread_create(void) ULD_HIDDEN;
+/* A serial for a thread being created; the child claims it via uld_next_serial. */
+uint32_t uld_thread_reserve_serial(void) ULD_HIDDEN;
+extern __thread uint32_t uld_next_serial __attribute__((tls_model("initial-exec"))) ULD_HIDDEN;
 /* Record creation details of t (and its current name) in the info table. */
 void uld_thread_publish(const struct uld_thread *t) ULD_HIDDEN;
 /* Copy of the info for a serial; 0 if unknown. */

@@ -7,15 +7,24 @@
 #include "glibc.h"
 #include "real.h"
 
+#include "../lib/chain.h"
+#include "../lib/fastpath.h"
+
 #include <errno.h>
 
 /*
  * Acquire: begin (validate), real call, end (record if acquired).  In a
  * fork child, first check for a lock another thread held at fork.
  */
-#define ACQUIRE(lockp, desc, af, owner, real_call)                           \
+#define ACQUIRE(lockp, desc, tagp, af, owner, real_call)                     \
     do {                                                                     \
         struct uld_acq acq_;                                                 \
+        if (__builtin_expect(uld_fast_acquire((const void *)(lockp), (tagp), (af), CALLER_IP), 1)) { \
+            int f_ = real_call;                                              \
+            if (__builtin_expect(f_ != 0 && f_ != EOWNERDEAD, 0))            \
+                uld_fast_undo((const void *)(lockp));                        \
+            return f_;                                                       \
+        }                                                                    \
         uld_preload_ensure();                                                \
         if (__builtin_expect(uld_forked_child, 0))                           \
             uld_fork_child_touch((const void *)(lockp), (owner), CALLER_IP); \
@@ -35,8 +44,10 @@
 
 #define RELEASE(lockp, desc, owner, real_call)                               \
     do {                                                                     \
-        uld_preload_ensure();                                                \
-        uld_on_release((const void *)(lockp), (desc), (owner), CALLER_IP);                    \
+        if (!__builtin_expect(uld_fast_release((const void *)(lockp)), 1)) { \
+            uld_preload_ensure();                                            \
+            uld_on_release((const void *)(lockp), (desc), (owner), CALLER_IP); \
+        }                                                                    \
         return real_call;                                                    \
     } while (0)
 
@@ -60,6 +71,11 @@
         return r_;                                                           \
     } while (0)
 
+/* The acquisition flags double as the validator's mode bits. */
+_Static_assert(ULD_AF_READ == ULD_MODE_READ && ULD_AF_TRY == ULD_MODE_TRY, "mode bits");
+#define MUTEX_TAG(m) (uld_lock_tags ? mutex_tag(m) : NULL)
+#define RWLOCK_TAG(rw) (uld_lock_tags ? rwlock_tag(rw) : NULL)
+
 /* ---- mutexes ---------------------------------------------------------- */
 
 ULD_WRAPPER int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr)
@@ -74,23 +90,23 @@ ULD_WRAPPER int pthread_mutex_destroy(pthread_mutex_t *m)
 
 ULD_WRAPPER int pthread_mutex_lock(pthread_mutex_t *m)
 {
-    ACQUIRE(m, mutex_desc(m), 0, mutex_owner(m), REAL(pthread_mutex_lock)(m));
+    ACQUIRE(m, mutex_desc(m), MUTEX_TAG(m), 0, mutex_owner(m), REAL(pthread_mutex_lock)(m));
 }
 
 ULD_WRAPPER int pthread_mutex_trylock(pthread_mutex_t *m)
 {
-    ACQUIRE(m, mutex_desc(m), ULD_AF_TRY, mutex_owner(m), REAL(pthread_mutex_trylock)(m));
+    ACQUIRE(m, mutex_desc(m), MUTEX_TAG(m), ULD_AF_TRY, mutex_owner(m), REAL(pthread_mutex_trylock)(m));
 }
 
 ULD_WRAPPER int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *ts)
 {
-    ACQUIRE(m, mutex_desc(m), 0, mutex_owner(m), REAL(pthread_mutex_timedlock)(m, ts));
+    ACQUIRE(m, mutex_desc(m), MUTEX_TAG(m), 0, mutex_owner(m), REAL(pthread_mutex_timedlock)(m, ts));
 }
 
 ULD_WRAPPER int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clk,
                                         const struct timespec *ts)
 {
-    ACQUIRE(m, mutex_desc(m), 0, mutex_owner(m), REAL(pthread_mutex_clocklock)(m, clk, ts));
+    ACQUIRE(m, mutex_desc(m), MUTEX_TAG(m), 0, mutex_owner(m), REAL(pthread_mutex_clocklock)(m, clk, ts));
 }
 
 ULD_WRAPPER int pthread_mutex_unlock(pthread_mutex_t *m)
@@ -112,44 +128,44 @@ ULD_WRAPPER int pthread_rwlock_destroy(pthread_rwlock_t *rw)
 
 ULD_WRAPPER int pthread_rwlock_rdlock(pthread_rwlock_t *rw)
 {
-    ACQUIRE(rw, rwlock_desc(rw), ULD_AF_READ, rwlock_owner(rw), REAL(pthread_rwlock_rdlock)(rw));
+    ACQUIRE(rw, rwlock_desc(rw), RWLOCK_TAG(rw), ULD_AF_READ, rwlock_owner(rw), REAL(pthread_rwlock_rdlock)(rw));
 }
 
 ULD_WRAPPER int pthread_rwlock_tryrdlock(pthread_rwlock_t *rw)
 {
-    ACQUIRE(rw, rwlock_desc(rw), ULD_AF_READ | ULD_AF_TRY, rwlock_owner(rw), REAL(pthread_rwlock_tryrdlock)(rw));
+    ACQUIRE(rw, rwlock_desc(rw), RWLOCK_TAG(rw), ULD_AF_READ | ULD_AF_TRY, rwlock_owner(rw), REAL(pthread_rwlock_tryrdlock)(rw));
 }
 
 ULD_WRAPPER int pthread_rwlock_timedrdlock(pthread_rwlock_t *rw, const struct timespec *ts)
 {
-    ACQUIRE(rw, rwlock_desc(rw), ULD_AF_READ, rwlock_owner(rw), REAL(pthread_rwlock_timedrdlock)(rw, ts));
+    ACQUIRE(rw, rwlock_desc(rw), RWLOCK_TAG(rw), ULD_AF_READ, rwlock_owner(rw), REAL(pthread_rwlock_timedrdlock)(rw, ts));
 }
 
 ULD_WRAPPER int pthread_rwlock_clockrdlock(pthread_rwlock_t *rw, clockid_t clk,
                                            const struct timespec *ts)
 {
-    ACQUIRE(rw, rwlock_desc(rw), ULD_AF_READ, rwlock_owner(rw), REAL(pthread_rwlock_clockrdlock)(rw, clk, ts));
+    ACQUIRE(rw, rwlock_desc(rw), RWLOCK_TAG(rw), ULD_AF_READ, rwlock_owner(rw), REAL(pthread_rwlock_clockrdlock)(rw, clk, ts));
 }
 
 ULD_WRAPPER int pthread_rwlock_wrlock(pthread_rwlock_t *rw)
 {
-    ACQUIRE(rw, rwlock_desc(rw), 0, rwlock_owner(rw), REAL(pthread_rwlock_wrlock)(rw));
+    ACQUIRE(rw, rwlock_desc(rw), RWLOCK_TAG(rw), 0, rwlock_owner(rw), REAL(pthread_rwlock_wrlock)(rw));
 }
 
 ULD_WRAPPER int pthread_rwlock_trywrlock(pthread_rwlock_t *rw)
 {
-    ACQUIRE(rw, rwlock_desc(rw), ULD_AF_TRY, rwlock_owner(rw), REAL(pthread_rwlock_trywrlock)(rw));
+    ACQUIRE(rw, rwlock_desc(rw), RWLOCK_TAG(rw), ULD_AF_TRY, rwlock_owner(rw), REAL(pthread_rwlock_trywrlock)(rw));
 }
 
 ULD_WRAPPER int pthread_rwlock_timedwrlock(pthread_rwlock_t *rw, const struct timespec *ts)
 {
-    ACQUIRE(rw, rwlock_desc(rw), 0, rwlock_owner(rw), REAL(pthread_rwlock_timedwrlock)(rw, ts));
+    ACQUIRE(rw, rwlock_desc(rw), RWLOCK_TAG(rw), 0, rwlock_owner(rw), REAL(pthread_rwlock_timedwrlock)(rw, ts));
 }
 
 ULD_WRAPPER int pthread_rwlock_clockwrlock(pthread_rwlock_t *rw, clockid_t clk,
                                            const struct timespec *ts)
 {
-    ACQUIRE(rw, rwlock_desc(rw), 0, rwlock_owner(rw), REAL(pthread_rwlock_clockwrlock)(rw, clk, ts));
+    ACQUIRE(rw, rwlock_desc(rw), RWLOCK_TAG(rw), 0, rwlock_owner(rw), REAL(pthread_rwlock_clockwrlock)(rw, clk, ts));
 }
 
 ULD_WRAPPER int pthread_rwlock_unlock(pthread_rwlock_t *rw)
@@ -171,12 +187,12 @@ ULD_WRAPPER int pthread_spin_destroy(pthread_spinlock_t *s)
 
 ULD_WRAPPER int pthread_spin_lock(pthread_spinlock_t *s)
 {
-    ACQUIRE(s, spin_desc(), 0, spin_owner(s), REAL(pthread_spin_lock)(s));
+    ACQUIRE(s, spin_desc(), NULL, 0, spin_owner(s), REAL(pthread_spin_lock)(s));
 }
 
 ULD_WRAPPER int pthread_spin_trylock(pthread_spinlock_t *s)
 {
-    ACQUIRE(s, spin_desc(), ULD_AF_TRY, spin_owner(s), REAL(pthread_spin_trylock)(s));
+    ACQUIRE(s, spin_desc(), NULL, ULD_AF_TRY, spin_owner(s), REAL(pthread_spin_trylock)(s));
 }
 
 ULD_WRAPPER int pthread_spin_unlock(pthread_spinlock_t *s)

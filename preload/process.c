@@ -136,14 +136,14 @@ ULD_WRAPPER void *realloc(void *p, size_t size)
 struct thread_start {
     void *(*fn)(void *);
     void *arg;
-    uint64_t token; /* creator and creation stack, for reports */
+    struct uld_thread_token token; /* creator, number, creation stack: for reports */
 };
 
 static void *thread_trampoline(void *p)
 {
     struct thread_start s = *(struct thread_start *)p;
     REAL(free)(p);
-    uld_thread_started(s.token);
+    uld_thread_started(&s.token);
     return s.fn(s.arg);
 }
 
@@ -156,7 +156,7 @@ ULD_WRAPPER int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
         return REAL(pthread_create)(thread, attr, fn, arg);
     s->fn = fn;
     s->arg = arg;
-    s->token = uld_thread_creating(CALLER_IP);
+    uld_thread_creating(&s->token, CALLER_IP);
     int r = REAL(pthread_create)(thread, attr, thread_trampoline, s);
     if (r != 0)
         REAL(free)(s);

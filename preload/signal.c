@@ -91,7 +91,8 @@ ULD_WRAPPER int sigaction(int sig, const struct sigaction *act, struct sigaction
     if (oldact) {
         *oldact = prev;
         if (prev.sa_sigaction == trampoline && old_fn) { /* show the program its own */
-            oldact->sa_flags = old_flags;
+            /* the kernel's flags (SA_RESTORER...) as they are, SA_SIGINFO as asked */
+            oldact->sa_flags = (prev.sa_flags & ~SA_SIGINFO) | (old_flags & SA_SIGINFO);
             if (old_flags & SA_SIGINFO)
                 oldact->sa_sigaction = (void (*)(int, siginfo_t *, void *))old_fn;
             else

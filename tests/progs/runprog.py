@@ -14,6 +14,8 @@ The expectations are directives in comment lines of the program's source
     EXPECT: none                 no report at all
     EXPECT-EXIT: N               exit status (default 66 if an error-severity
                                  report is expected, else 0)
+    EXPECT-SIGNAL: SIGNAME       the run must end killed by this signal (with
+                                 HANGS too: natively it deadlocks instead)
     EXPECT-STDERR: <regex>       must match stderr (repeatable)
     EXPECT-NOT-STDERR: <regex>   must not match stderr (repeatable)
     OPTIONS: k=v:k=v             appended to ULOCKDEP_OPTIONS
@@ -67,7 +69,7 @@ KINDS_WITHOUT_NAMES = {"limit-reached"}
 EXIT_ON_ERROR = 66
 DEFAULT_TIMEOUT = 30.0
 
-DIRECTIVES = ("EXPECT", "EXPECT-EXIT", "EXPECT-STDERR", "EXPECT-NOT-STDERR",
+DIRECTIVES = ("EXPECT", "EXPECT-EXIT", "EXPECT-SIGNAL", "EXPECT-STDERR", "EXPECT-NOT-STDERR",
               "OPTIONS", "ARGS", "ENV", "HANGS", "TIMEOUT")
 # A comment line: `// X`, `/* X */` or ` * X` inside a block comment.
 COMMENT_RE = re.compile(r"^\s*(?://+|/\*+|\*+)\s?(.*?)\s*(?:\*/)?\s*$")
@@ -102,6 +104,7 @@ class Spec:
         self.expects = []
         self.expect_none = False
         self.exit_status = None
+        self.signal = None         # EXPECT-SIGNAL: the signal that must end the run
         self.stderr_re = []
         self.not_stderr_re = []
         self.options = []
@@ -206,6 +209,12 @@ def parse_source(path):
             if spec.exit_status is not None:
                 raise DirectiveError(f"line {lineno}: second EXPECT-EXIT")
             spec.exit_status = int(value)
+        elif name == "EXPECT-SIGNAL":
+            try:
+                spec.signal = signal.Signals[value]
+            except KeyError:
+                raise DirectiveError(f"line {lineno}: EXPECT-SIGNAL wants a name like SIGABRT, "
+                                     f"got {value!r}") from None
         elif name == "EXPECT-STDERR":
             spec.stderr_re.append(compile_regex(value, marks, lineno))
         elif name == "EXPECT-NOT-STDERR":
@@ -234,6 +243,8 @@ def parse_source(path):
         raise DirectiveError("'EXPECT: none' together with other EXPECT lines")
     if spec.hangs is not None and spec.exit_status is not None:
         raise DirectiveError("EXPECT-EXIT with HANGS: a killed program has no exit status to check")
+    if spec.signal is not None and spec.exit_status is not None:
+        raise DirectiveError("EXPECT-EXIT with EXPECT-SIGNAL: a program ends one way")
     return spec
 
 
@@ -426,7 +437,11 @@ def check_preload(args, spec, name):
     failures = list(problems)
     if re.search(r"ld\.so: object .* cannot be preloaded", run.stderr):
         failures.append("the dynamic loader could not preload the library (see stderr)")
-    if spec.hangs is not None:
+    if spec.signal is not None:
+        if run.timed_out or run.returncode != -spec.signal:
+            what = "a timeout" if run.timed_out else describe_status(run.returncode)
+            failures.append(f"{what}, expected death by {spec.signal.name}")
+    elif spec.hangs is not None:
         if not run.timed_out:
             failures.append(f"expected the program to deadlock (HANGS: {spec.hangs:g}), "
                             f"but it ended with {describe_status(run.returncode)}")

@@ -1,0 +1,77 @@
+/*
+ * fastpath.h - the validator's fast path, inlined into the interposer's
+ * wrappers.  An acquisition that this thread made before, with the same
+ * locks held, in the same signal context, was validated then: it only has
+ * to be pushed on the held stack (from the thread's memo), and a release of
+ * the newest held lock only popped.  No global lock, no allocation, no
+ * call.  Everything else (first sightings, nesting annotations, checking
+ * off, watchdog, fork child, semaphore tracking, re-entry) takes the full
+ * path in core.c.
+ *
+ * uld_fast_self is non-NULL only while the fast path may run for this
+ * thread: core.c clears it on entry to the validator and recomputes it on
+ * the way out.  A signal handler that interrupts a fast path runs its own
+ * balanced pushes and pops, so the interrupted one resumes consistently.
+ */
+#ifndef ULD_FASTPATH_H
+#define ULD_FASTPATH_H
+
+#include "thread.h"
+
+extern __thread struct uld_thread *uld_fast_self
+    __attribute__((tls_model("initial-exec"))) ULD_HIDDEN;
+
+/* Try the fast path for an acquisition in `mode` (ULD_MODE_*); 1: pushed. */
+static inline __attribute__((always_inline)) int
+uld_fast_acquire(const void *lock, const uint64_t *tag, unsigned mode, uintptr_t ip)
+{
+    struct uld_thread *t = uld_fast_self;
+    uintptr_t addr = (uintptr_t)lock;
+    if (!t)
+        return 0;
+    int depth = t->depth;
+    uint64_t prev = depth ? t->held[depth - 1].chain_key : 0;
+    uint64_t pk = prev ^ t->sigctx;
+    const struct uld_fast *f = &t->fast[uld_fast_slot(addr, pk)];
+    if (f->addr != addr || f->prev_key != pk || f->mode != mode ||
+        depth >= ULD_MAX_HELD || f->lock->id != f->lock_id ||
+        (tag && __atomic_load_n(tag, __ATOMIC_RELAXED) != (ULD_TAG_MAGIC | f->lock_id)))
+        return 0;
+    struct uld_held *h = &t->held[depth];
+    h->addr = addr;
+    h->lock = f->lock;
+    h->chain_key = f->key;
+    h->ip = ip;
+    h->lock_id = f->lock_id;
+    h->node_id = f->node_id;
+    h->nest = 0;
+    h->mode = (uint8_t)mode;
+    h->subclass = 0;
+    h->type = f->type;
+    t->depth = depth + 1;
+    t->fast_hits++;
+    return 1;
+}
+
+/* The real call failed after a fast push (trylock busy, timeout): undo it. */
+static inline void uld_fast_undo(const void *lock)
+{
+    struct uld_thread *t = uld_fast_self;
+    if (t && t->depth && t->held[t->depth - 1].addr == (uintptr_t)lock)
+        t->depth--;
+}
+
+/* Release of the newest held lock, taken once; 1: popped. */
+static inline __attribute__((always_inline)) int uld_fast_release(const void *lock)
+{
+    struct uld_thread *t = uld_fast_self;
+    if (!t)
+        return 0;
+    int depth = t->depth;
+    if (!depth || t->held[depth - 1].addr != (uintptr_t)lock || t->held[depth - 1].nest)
+        return 0;
+    t->depth = depth - 1;
+    return 1;
+}
+
+#endif
