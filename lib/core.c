@@ -157,7 +157,7 @@ static uint32_t node_id_of(struct uld_lock *l, unsigned subclass)
 {
     if (subclass == 0)
         return l->id;
-    if (subclass < ULD_NUM_SUBCLASSES && l->sub[subclass])
+    if (subclass < ULD_NUM_SUBCLASSES && l->sub && l->sub[subclass])
         return l->sub[subclass]->node.id;
     uld_mutex_lock(&uld_graph_lock);
     uint32_t id = uld_lock_node(l, subclass)->id;

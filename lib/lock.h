@@ -77,7 +77,7 @@ struct uld_lock {
     struct uld_class *cls;
     char *name;             /* uld_lock_set_name(), else NULL */
     struct uld_node node;
-    struct uld_subnode *sub[ULD_NUM_SUBCLASSES]; /* [0] unused */
+    struct uld_subnode **sub; /* [ULD_NUM_SUBCLASSES] once a nesting subclass is used; [0] unused */
     struct uld_waitobj *wait; /* condition variables and semaphores */
     struct uld_lock *next_free;
 };

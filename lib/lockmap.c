@@ -328,6 +328,8 @@ struct uld_node *uld_lock_node(struct uld_lock *l, unsigned subclass)
         return &l->node;
     if (subclass >= ULD_NUM_SUBCLASSES)
         subclass = ULD_NUM_SUBCLASSES - 1;
+    if (!l->sub && !(l->sub = uld_alloc(ULD_NUM_SUBCLASSES * sizeof(*l->sub))))
+        return &l->node;
     if (!l->sub[subclass]) {
         struct uld_subnode *s = uld_alloc(sizeof(*s));
         if (!s)
@@ -358,12 +360,14 @@ void uld_lock_forget(struct uld_lock *l)
     if (!granule_has_other_lock(addr))
         granule_set(addr, 0);
     uld_graph_remove_node(&uld_lock_graph, &l->node);
-    for (int i = 1; i < ULD_NUM_SUBCLASSES; i++) {
+    for (int i = 1; l->sub && i < ULD_NUM_SUBCLASSES; i++) {
         if (l->sub[i]) {
             uld_graph_remove_node(&uld_lock_graph, &l->sub[i]->node);
             uld_free(l->sub[i], sizeof(*l->sub[i]));
         }
     }
+    if (l->sub)
+        uld_free(l->sub, ULD_NUM_SUBCLASSES * sizeof(*l->sub));
     if (l->name)
         uld_free(l->name, strlen(l->name) + 1);
     if (l->wait)

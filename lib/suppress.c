@@ -47,6 +47,24 @@ static void trim(const char **s, const char **e)
         (*e)--;
 }
 
+static void free_entry(struct uld_suppression *s)
+{
+    if (s->kind)
+        uld_free(s->kind, strlen(s->kind) + 1);
+    if (s->pattern)
+        uld_free(s->pattern, strlen(s->pattern) + 1);
+    uld_free(s, sizeof(*s));
+}
+
+void uld_supp_free(struct uld_suppression *list)
+{
+    while (list) {
+        struct uld_suppression *next = list->next;
+        free_entry(list);
+        list = next;
+    }
+}
+
 static struct uld_suppression *parse_line(const char *file, int lineno, const char *s,
                                           const char *e, int (*is_kind)(const char *),
                                           uld_supp_error_fn *error)
@@ -71,7 +89,8 @@ static struct uld_suppression *parse_line(const char *file, int lineno, const ch
         (strcmp(sup->kind, "*") && !is_kind(sup->kind))) {
         error(file, lineno, ks == ke || ps == pe ? "empty kind or pattern"
                                                  : "unknown report kind");
-        return NULL; /* arena memory: a few bytes per malformed line */
+        free_entry(sup);
+        return NULL;
     }
     return sup;
 }

@@ -33,6 +33,8 @@ struct uld_suppression *uld_supp_load(const char *path, int (*is_kind)(const cha
 /* The first entry matching `kind` and any of strings[0..n), or NULL; counts a hit. */
 struct uld_suppression *uld_supp_match(struct uld_suppression *list, const char *kind,
                                        const char *const *strings, int n) ULD_HIDDEN;
+/* Free a list from uld_supp_parse/uld_supp_load. */
+void uld_supp_free(struct uld_suppression *list) ULD_HIDDEN;
 /* `*` and `?` glob over the whole string. */
 int uld_glob_match(const char *pattern, const char *s) ULD_HIDDEN;
 
