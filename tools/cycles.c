@@ -1,0 +1,274 @@
+/*
+ * cycles.c - cycle search over loaded graph dumps with the validator's own
+ * code: edges go into a lib/graph.c graph (which unites dependency types and
+ * intersects gates exactly as at run time) and every edge is checked the way
+ * lib/check.c checks a new edge: uld_bfs_reach + uld_bfs_closes, and when
+ * one gate class guards the whole cycle, uld_bfs_ungated.  lib's search
+ * state is global: single-threaded.
+ */
+#include "lockgraph.h"
+
+#include "config.h"
+#include "graph.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+_Static_assert(LG_MAX_GATES == ULD_MAX_GATES, "gates per edge differ from lib/");
+_Static_assert(LG_MAX_CYCLE == ULD_MAX_CYCLE, "cycle length differs from lib/");
+
+struct cgraph {
+    struct uld_graph g;
+    struct uld_node *nodes; /* class index i is node id i + 1 */
+    size_t nnodes;
+    struct uld_edge **edges; /* in the order first recorded */
+    size_t nedges, capedges;
+    int full; /* the edge table filled up */
+};
+
+static void cg_build(struct cgraph *cg, const struct lg_store *st, int input)
+{
+    static int configured;
+    if (!configured) {
+        uld_config_parse(NULL); /* defaults: max_edges for uld_graph_add */
+        configured = 1;
+    }
+    memset(cg, 0, sizeof(*cg));
+    cg->g.name = "merged";
+    cg->nnodes = st->nclasses;
+    cg->nodes = xcalloc(cg->nnodes, sizeof(struct uld_node));
+    for (size_t i = 0; i < cg->nnodes; i++)
+        uld_node_init(&cg->nodes[i], (uint32_t)i + 1, 0, NULL);
+    for (size_t i = 0; i < st->nrecords; i++) {
+        const struct lg_record *r = &st->records[i];
+        if (input >= 0 && r->input != input)
+            continue;
+        for (unsigned t = 0; t < 4; t++) {
+            if (!(r->types & (1u << t)))
+                continue;
+            struct uld_edge *e;
+            enum uld_edge_change ch = uld_graph_add(&cg->g, &cg->nodes[r->from], &cg->nodes[r->to],
+                                                    1u << t, r->gates, r->ngates, &e);
+            if (ch == ULD_EDGE_FULL) {
+                cg->full = 1;
+            } else if (ch == ULD_EDGE_NEW) {
+                xgrow(&cg->edges, &cg->capedges, cg->nedges + 1, sizeof(*cg->edges));
+                cg->edges[cg->nedges++] = e;
+            }
+        }
+    }
+}
+
+static void cg_free(struct cgraph *cg)
+{
+    for (size_t i = 0; i < cg->nnodes; i++)
+        uld_graph_remove_node(&cg->g, &cg->nodes[i]);
+    free(cg->nodes);
+    free(cg->edges);
+}
+
+/* As lib/check.c common_gate(): a gate of the closing edge on every path edge. */
+static uint32_t common_gate(struct uld_edge *closing, struct uld_edge **path, int n)
+{
+    for (int i = 0; i < closing->ngates; i++)
+        if (uld_path_gated_by(path, n, closing->gates[i]))
+            return closing->gates[i];
+    return 0;
+}
+
+static void to_lg_edge(const struct uld_edge *e, struct lg_edge *out)
+{
+    out->from = (int)e->from->id - 1;
+    out->to = (int)e->to->id - 1;
+    out->types = e->types;
+    out->ngates = e->ngates;
+    memcpy(out->gates, e->gates, sizeof(out->gates));
+}
+
+/* Tarjan's algorithm, iterative: the strongly connected component of every
+ * node.  Only an edge inside one component can lie on a cycle, so the
+ * (costly) search runs for those edges only. */
+struct tarjan {
+    int *index, *low, *comp, *stack, *onstack;
+    struct tarjan_frame {
+        size_t v;
+        struct uld_edge *next;
+    } * calls;
+    int counter, ncomp, sp, depth;
+};
+
+static void tarjan_visit(struct tarjan *t, struct cgraph *cg, size_t v)
+{
+    t->index[v] = t->low[v] = t->counter++;
+    t->stack[t->sp++] = (int)v;
+    t->onstack[v] = 1;
+    t->calls[t->depth++] = (struct tarjan_frame){v, cg->nodes[v].out};
+}
+
+static void tarjan_finish(struct tarjan *t, size_t v)
+{
+    if (t->low[v] == t->index[v]) {
+        int w;
+        do {
+            w = t->stack[--t->sp];
+            t->onstack[w] = 0;
+            t->comp[w] = t->ncomp;
+        } while (w != (int)v);
+        t->ncomp++;
+    }
+    if (t->depth > 0) {
+        size_t u = t->calls[t->depth - 1].v;
+        t->low[u] = t->low[u] < t->low[v] ? t->low[u] : t->low[v];
+    }
+}
+
+/* comp[] of every node (malloc'd; the caller frees). */
+static int *components(struct cgraph *cg)
+{
+    size_t n = cg->nnodes;
+    struct tarjan t = {.index = xmalloc(n * sizeof(int)),
+                       .low = xmalloc(n * sizeof(int)),
+                       .comp = xmalloc(n * sizeof(int)),
+                       .stack = xmalloc(n * sizeof(int)),
+                       .onstack = xcalloc(n, sizeof(int)),
+                       .calls = xmalloc(n * sizeof(*t.calls))};
+    memset(t.index, 0xff, n * sizeof(int)); /* -1: not visited */
+    for (size_t r = 0; r < n; r++) {
+        if (t.index[r] >= 0)
+            continue;
+        tarjan_visit(&t, cg, r);
+        while (t.depth > 0) {
+            struct tarjan_frame *f = &t.calls[t.depth - 1];
+            struct uld_edge *e = f->next;
+            if (!e) {
+                t.depth--;
+                tarjan_finish(&t, f->v);
+                continue;
+            }
+            f->next = e->out_next;
+            size_t w = (size_t)(e->to - cg->nodes);
+            if (t.index[w] < 0)
+                tarjan_visit(&t, cg, w);
+            else if (t.onstack[w] && t.index[w] < t.low[f->v])
+                t.low[f->v] = t.index[w];
+        }
+    }
+    free(t.index);
+    free(t.low);
+    free(t.stack);
+    free(t.onstack);
+    free(t.calls);
+    return t.comp;
+}
+
+/* The state of a search: what lib/check.c passes for a new edge of one type. */
+static int arrives_rread(unsigned type)
+{
+    return !!(type & (ULD_DEP_ER | ULD_DEP_SR)); /* target taken as a recursive reader */
+}
+
+static int from_shared(unsigned type)
+{
+    return !!(type & (ULD_DEP_SN | ULD_DEP_SR)); /* source held shared */
+}
+
+struct search {
+    struct cgraph *cg;
+    const int *comp;
+    lg_cycle_fn *fn;
+    void *ctx;
+    int found, truncated;
+};
+
+/* The cycle edge e, recorded with `type`, closes (reach from e->to done, if
+ * *reached); calls fn for it.  As lib/check.c check_cycle(). */
+static void check_edge(struct search *s, struct uld_edge *e, unsigned type, int *reached)
+{
+    struct uld_edge *path[ULD_MAX_CYCLE];
+    struct lg_edge cycle[ULD_MAX_CYCLE + 1];
+    int rread = arrives_rread(type), shared = from_shared(type);
+    if (!*reached && uld_bfs_reach(e->to, rread) < 0)
+        s->truncated = 1;
+    *reached = 1;
+    int n = uld_bfs_closes(e->to, e->from, shared, path, ULD_MAX_CYCLE);
+    if (n > 0 && common_gate(e, path, n)) {
+        n = uld_bfs_ungated(e->to, rread, e->from, shared, e->gates, e->ngates, path,
+                            ULD_MAX_CYCLE);
+        *reached = 0; /* the gated search reused the search state */
+        s->truncated |= n < 0;
+    }
+    if (n <= 0)
+        return;
+    /* start at the class seen first in the inputs: a stable order for output */
+    int first = 0;
+    for (int k = 0; k < n; k++)
+        if (path[k]->from->id < (first ? path[first - 1]->from->id : e->from->id))
+            first = k + 1;
+    for (int k = 0; k <= n; k++) {
+        int at = (first + k) % (n + 1);
+        to_lg_edge(at ? path[at - 1] : e, &cycle[k]);
+    }
+    s->fn(s->ctx, cycle, n + 1);
+    s->found++;
+}
+
+/* Every edge into v whose type arrives in state rread: one reach for all. */
+static void check_into(struct search *s, struct uld_node *v, int rread)
+{
+    int reached = 0;
+    for (struct uld_edge *e = v->in; e; e = e->in_next) {
+        if (s->comp[e->from - s->cg->nodes] != s->comp[v - s->cg->nodes])
+            continue;                    /* on no cycle at all */
+        for (unsigned t = 0; t < 4; t++) /* each type may close a different cycle */
+            if ((e->types & (1u << t)) && arrives_rread(1u << t) == rread)
+                check_edge(s, e, 1u << t, &reached);
+    }
+}
+
+int lg_cycles(const struct lg_store *st, int input, lg_cycle_fn *fn, void *ctx)
+{
+    struct cgraph cg;
+    cg_build(&cg, st, input);
+    if (cg.full)
+        tool_error("more than %ld dependency edges: the rest are ignored", uld_config.max_edges);
+    int *comp = components(&cg);
+    struct search s = {&cg, comp, fn, ctx, 0, 0};
+    for (size_t v = 0; v < cg.nnodes; v++)
+        for (int rread = 0; rread < 2; rread++)
+            check_into(&s, &cg.nodes[v], rread);
+    free(comp);
+    cg_free(&cg);
+    if (s.truncated)
+        tool_error("the cycle search queue (%u entries) overflowed: some cycles may be missing",
+                   (unsigned)ULD_BFS_QUEUE);
+    return s.truncated ? -1 : s.found;
+}
+
+size_t lg_edges(const struct lg_store *st, int input, struct lg_edge **out)
+{
+    struct cgraph cg;
+    cg_build(&cg, st, input);
+    *out = xcalloc(cg.nedges, sizeof(struct lg_edge));
+    for (size_t i = 0; i < cg.nedges; i++)
+        to_lg_edge(cg.edges[i], &(*out)[i]);
+    size_t n = cg.nedges;
+    cg_free(&cg);
+    return n;
+}
+
+static int by_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+char *lg_cycle_key(const struct lg_store *st, const struct lg_edge *edges, int n)
+{
+    const char *keys[ULD_MAX_CYCLE + 1];
+    for (int i = 0; i < n; i++)
+        keys[i] = st->classes[edges[i].from].key;
+    qsort(keys, (size_t)n, sizeof(keys[0]), by_str);
+    struct sbuf b = {0};
+    for (int i = 0; i < n; i++)
+        sbuf_printf(&b, "%s\n", keys[i]);
+    return b.s;
+}

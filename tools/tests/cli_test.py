@@ -1,0 +1,458 @@
+#!/usr/bin/env python3
+"""cli_test.py - tests of the `ulockdep` command on hand-written fixtures (python3, stdlib).
+
+usage: cli_test.py --ulockdep BIN [--valgrind] CASE...   (CASE "all": every case)
+
+Each case copies tools/tests/fixtures into a scratch directory, replacing @CWD@ with
+that directory (so "under the current directory" paths exist), runs the command there
+and checks exit status, stdout (against tools/tests/expected/<name> where golden) and
+stderr.  Outputs are compared with the scratch path turned back into @CWD@.
+ULD_UPDATE_GOLDEN=1 rewrites the expected files instead of comparing.
+With --valgrind every command runs under valgrind (leaks and errors fail the case).
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import sarif_check  # noqa: E402
+
+ARGS = None
+CASES = {}
+
+
+def case(fn):
+    CASES[fn.__name__] = fn
+    return fn
+
+
+class Env:
+    """A scratch copy of the fixtures and a way to run the command in it."""
+
+    def __init__(self):
+        self.dir = os.path.realpath(tempfile.mkdtemp(prefix="uld-cli-"))
+        src = os.path.join(HERE, "fixtures")
+        for root, _, files in os.walk(src):
+            rel = os.path.relpath(root, src)
+            os.makedirs(os.path.join(self.dir, rel), exist_ok=True)
+            for name in files:
+                with open(os.path.join(root, name), encoding="utf-8") as f:
+                    text = f.read().replace("@CWD@", self.dir)
+                with open(os.path.join(self.dir, rel, name), "w", encoding="utf-8") as f:
+                    f.write(text)
+
+    def run(self, *args, env=None):
+        cmd = [ARGS.ulockdep, *args]
+        if ARGS.valgrind:
+            cmd = ["valgrind", "-q", "--error-exitcode=99", "--leak-check=full",
+                   "--show-leak-kinds=definite,indirect",
+                   "--errors-for-leak-kinds=definite,indirect"] + cmd
+        full_env = dict(os.environ)
+        full_env.update(env or {})
+        p = subprocess.run(cmd, cwd=self.dir, capture_output=True, text=True, env=full_env,
+                           timeout=300)
+        out = p.stdout.replace(self.dir, "@CWD@")
+        err = p.stderr.replace(self.dir, "@CWD@")
+        if p.returncode == 99 and ARGS.valgrind:
+            raise AssertionError(f"valgrind found errors in {' '.join(args)}:\n{err}")
+        return p.returncode, out, err
+
+    def path(self, *parts):
+        return os.path.join(self.dir, *parts)
+
+    def write(self, name, text):
+        with open(self.path(name), "w", encoding="utf-8") as f:
+            f.write(text)
+
+    def close(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def expect(cond, what, *details):
+    if not cond:
+        raise AssertionError("\n".join([what, *[str(d) for d in details]]))
+
+
+def golden(name, actual):
+    path = os.path.join(HERE, "expected", name)
+    if os.environ.get("ULD_UPDATE_GOLDEN"):
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(actual)
+        return
+    with open(path, encoding="utf-8") as f:
+        want = f.read()
+    if want != actual:
+        import difflib
+        diff = "".join(difflib.unified_diff(want.splitlines(True), actual.splitlines(True),
+                                            f"expected/{name}", "actual"))
+        raise AssertionError(f"output differs from expected/{name}:\n{diff}")
+
+
+def json_lines(text):
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+# ---- report -------------------------------------------------------------------------
+
+@case
+def report_text(e):
+    rc, out, err = e.run("report", "reports")
+    expect(rc == 1, f"exit status {rc}, want 1 (errors found)", err)
+    expect(err == "", "unexpected stderr", err)
+    golden("report_text.txt", out)
+
+
+@case
+def report_json_dedup(e):
+    rc, out, err = e.run("report", "--format", "json", "reports/run1.jsonl", "reports/run2.jsonl",
+                         "reports/run3.jsonl")
+    expect(rc == 1, f"exit status {rc}", err)
+    reps = json_lines(out)
+    kinds = [r["kind"] for r in reps]
+    expect(kinds == ["lock-order-inversion", "self-deadlock", "class-order-inversion",
+                     "exit-holding"], "wrong reports or order", kinds)
+    expect(reps[0]["processes"] == [4242, 4243], "signature dedup across files",
+           reps[0]["processes"])
+    expect(reps[0]["pid"] == 4242 and reps[0]["thread"]["tid"] == 4244,
+           "the first occurrence is kept")
+    expect(reps[3]["processes"] == [4243, 4250], "fallback dedup (kind + lock names)",
+           reps[3]["processes"])
+    golden("report_json.jsonl", out)
+    # "ulockdep report: 4 reports (3 errors, 1 warning) from 3 processes in 3 files"
+    expect("4 reports (3 errors, 1 warning) from 3 processes in 3 files" in err, "summary", err)
+
+
+@case
+def report_github(e):
+    rc, out, err = e.run("report", "--format", "github", "reports", "github")
+    expect(rc == 1, f"exit status {rc}", err)
+    golden("report_github.txt", out)
+    lines = out.splitlines()
+    expect(len(lines) == 6, "one command per report", out)
+    odd = [l for l in lines if "unlock-not-owner" in l][0]
+    expect(odd.startswith("::error file=src/a%2Cb%3Ac%25.c,line=7,title=ulockdep unlock-not-owner::"),
+           "property escaping (, : %) and relative path", odd)
+    expect("100%25 sure%0D%0Asecond line: l,1:x" in odd, "data escaping (% CR LF, not , :)", odd)
+    expect(any(l.startswith("::warning title=ulockdep limit-reached::") for l in lines),
+           "a warning without a location", out)
+
+
+@case
+def report_sarif(e):
+    rc, out, err = e.run("report", "--format", "sarif", "--output", "out.sarif", "reports")
+    expect(rc == 1, f"exit status {rc}", err)
+    expect(out == "", "--output: nothing on stdout", out)
+    with open(e.path("out.sarif"), encoding="utf-8") as f:
+        doc = json.load(f)
+    sarif_check.check(doc)
+    run = doc["runs"][0]
+    ids = [r["id"] for r in run["tool"]["driver"]["rules"]]
+    expect(ids == ["lock-order-inversion", "self-deadlock", "class-order-inversion",
+                   "exit-holding"], "one rule per kind that occurs", ids)
+    res = run["results"]
+    expect([r["level"] for r in res] == ["error", "error", "warning", "error"], "levels")
+    loi = res[0]
+    loc = loi["locations"][0]["physicalLocation"]
+    expect(loc["artifactLocation"]["uri"] == "src/abba.c" and loc["region"]["startLine"] == 31,
+           "site relative to the current directory", loc)
+    rel = loi["relatedLocations"]
+    expect([r["message"]["text"] for r in rel] ==
+           ["lock_b -> lock_a, thread T2 (abba)", "lock_a -> lock_b, thread T1"],
+           "related locations name the edges", rel)
+    flows = loi["codeFlows"][0]["threadFlows"]
+    expect(len(flows) == 2 and len(flows[0]["locations"]) == 2, "one thread flow per edge", flows)
+    expect(loi["partialFingerprints"]["ulockdepSignature/v1"] == "24fbd65ce897dd2d", "fingerprint")
+    self_dl = res[1]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+    expect(self_dl == "file:///opt/src/lib%20table.c", "absolute file:// uri outside cwd", self_dl)
+    expect(res[1]["message"]["text"] == "possible recursive locking detected: table+0x28",
+           "message text", res[1]["message"])
+
+
+@case
+def report_malformed(e):
+    rc, out, err = e.run("report", "bad/mixed.jsonl")
+    errs = err.splitlines()
+    expect(errs[0].startswith("ulockdep: bad/mixed.jsonl:2: invalid JSON at column "),
+           "names file and line", err)
+    expect(errs[1] == 'ulockdep: bad/mixed.jsonl:3: not a ulockdep report (no "kind" string); '
+           "line skipped", "non-object line", err)
+    expect(errs[2].startswith("ulockdep: bad/mixed.jsonl:5: not a ulockdep report"), "", err)
+    expect("unlock-not-held" in out and "limit-reached" in out, "the good lines still count", out)
+    expect(rc == 1, f"exit status {rc}: errors found win over malformed lines", err)
+    rc, out, err = e.run("report", "bad/warning_only.jsonl")
+    expect(rc == 2, f"exit status {rc}: malformed input and no error => 2", err)
+    expect("bad/warning_only.jsonl:2:" in err and "1 malformed line skipped" in out, "", err, out)
+    e.write("many.jsonl", "not json\n" * 25)
+    rc, out, err = e.run("report", "many.jsonl")
+    errs = err.splitlines()
+    expect(len(errs) == 11 and errs[9].startswith("ulockdep: many.jsonl:10: invalid JSON")
+           and errs[10] == "ulockdep: many.jsonl: 15 more malformed lines skipped",
+           "at most 10 error lines per file", err)
+    expect(rc == 2 and "25 malformed lines skipped" in out, "all counted", out)
+    rc, out, err = e.run("report", "graphs/cross/a.graph")
+    expect(rc == 2 and err.startswith("ulockdep: graphs/cross/a.graph: a graph dump, not "
+                                      "reports"), "a graph dump given to report", err)
+    rc, reps, err = merge_json(e, "reports/run1.jsonl")
+    expect(rc == 2 and "reports, not a graph dump" in err, "reports given to merge", err)
+
+
+@case
+def report_usage(e):
+    rc, _, err = e.run("report", "--format", "xml", "reports")
+    expect(rc == 2 and "unknown format 'xml'" in err, "bad format", rc, err)
+    rc, _, err = e.run("report")
+    expect(rc == 2 and "no input given" in err, "no input", rc, err)
+    rc, _, err = e.run("report", "missing.jsonl")
+    expect(rc == 2 and "missing.jsonl: No such file or directory" in err, "missing file", err)
+    rc, _, err = e.run("report", "--suppressions", "missing.supp", "reports")
+    expect(rc == 2 and "suppressions file missing.supp" in err, "missing suppressions", err)
+    os.mkdir(e.path("empty"))
+    rc, _, err = e.run("report", "empty")
+    expect(rc == 2 and "empty: no *.jsonl file in this directory" in err, "empty dir", err)
+    rc, _, err = e.run("merge", "reports")
+    expect(rc == 2 and "reports: no *.graph file in this directory" in err, "no dumps", err)
+    rc, out, _ = e.run("report", "--help")
+    expect(rc == 0 and "--gen-suppressions" in out, "report --help")
+
+
+# ---- suppressions ---------------------------------------------------------------------
+
+@case
+def suppress_drop(e):
+    e.write("s1.supp", "# the known inversion\nlock-order-inversion:lock_a\n"
+            "exit-holding:*worker.c\n")
+    rc, out, err = e.run("report", "--suppressions", "s1.supp", "--format", "json", "reports")
+    kinds = [r["kind"] for r in json_lines(out)]
+    expect(kinds == ["self-deadlock", "class-order-inversion"], "two dropped", kinds)
+    expect(rc == 1 and "; 2 suppressed" in err, "still an error; summary counts", rc, err)
+    e.write("s2.supp", "self-deadlock:/opt/src/lib table.c\n")  # a file path, with a space
+    rc, out, err = e.run("report", "--suppressions", "s1.supp", "--suppressions", "s2.supp",
+                         "reports")
+    expect(rc == 0, f"exit status {rc}: only a warning is left", out)
+    expect(out.rstrip().endswith("1 report (0 errors, 1 warning) from 3 processes in 3 files; "
+                                 "3 suppressed"), "summary", out)
+    e.write("s3.supp", "*:thread_?\nclass-order-inversion:account_new:17\n*:libtable.so\n"
+            "*:stats%lock\n")
+    rc, out, err = e.run("report", "--suppressions", "s3.supp", "reports")
+    expect(rc == 1 and "; 3 suppressed" in out, "module basename must not match; class name "
+           "with ':' does", out)
+
+
+@case
+def suppress_malformed(e):
+    e.write("bad.supp", "# comment\n\nno colon here\nbogus-kind:x\nself-deadlock:\n"
+            "  *  :  table+0x28  \n:lock_a\n")
+    rc, out, err = e.run("report", "--suppressions", "bad.supp", "--format", "json", "reports")
+    errs = err.splitlines()
+    expect(errs[:4] == ["ulockdep: bad.supp:3: expected KIND:PATTERN; line ignored",
+                        "ulockdep: bad.supp:4: unknown report kind; line ignored",
+                        "ulockdep: bad.supp:5: empty kind or pattern; line ignored",
+                        "ulockdep: bad.supp:7: empty kind or pattern; line ignored"],
+           "one error line per malformed line", err)
+    kinds = [r["kind"] for r in json_lines(out)]
+    expect("self-deadlock" not in kinds and len(kinds) == 3, "the rest applies", kinds)
+    expect(rc == 1, "exit status follows the reports", rc)
+
+
+@case
+def gen_suppressions(e):
+    rc, out, err = e.run("report", "--gen-suppressions", "reports", "github")
+    expect(rc == 0, f"exit status {rc}", err)
+    golden("gen_suppressions.txt", out)
+    e.write("gen.supp", out)
+    rc, out2, err = e.run("report", "--suppressions", "gen.supp", "reports", "github")
+    expect(rc == 0, f"exit status {rc} with the generated file", out2, err)
+    expect(err == "", "the generated file parses cleanly", err)
+    # limit-reached has no lock and no frame: nothing for a pattern to match (as in lib/)
+    expect(out2.startswith("ulockdep: limit-reached (warning)")
+           and out2.endswith("1 report (0 errors, 1 warning) from 4 processes in 4 files; "
+                             "5 suppressed\n"), "every other report suppressed", out2)
+    rc, out3, _ = e.run("report", "--suppressions", "gen.supp", "reports")
+    expect(rc == 0 and out3.startswith("ulockdep report: 0 reports (0 errors, 0 warnings)")
+           and "; 4 suppressed" in out3, "every report suppressed", out3)
+    # each generated entry suppresses exactly its report
+    entries = [l for l in out.splitlines() if l and not l.startswith("#")]
+    expect(len(entries) == 5, "one entry per report with something to match", entries)
+    for entry in entries:
+        e.write("one.supp", entry + "\n")
+        rc, out3, _ = e.run("report", "--suppressions", "one.supp", "reports", "github")
+        expect("; 1 suppressed" in out3, f"{entry} suppresses exactly one report", out3)
+
+
+# ---- merge --------------------------------------------------------------------------
+
+def merge_json(e, *inputs):
+    rc, out, err = e.run("merge", "--format", "json", *inputs)
+    return rc, json_lines(out), err
+
+
+@case
+def merge_cross(e):
+    rc, reps, err = merge_json(e, "graphs/cross/a.graph", "graphs/cross/b.graph")
+    expect(rc == 1, f"exit status {rc}", err)
+    expect(len(reps) == 1, "exactly one cross-run cycle", reps)
+    r = reps[0]
+    expect(r["kind"] == "cross-run-cycle" and r["severity"] == "error", "kind", r)
+    expect(sorted(c["name"] for c in r["classes"]) == ["X", "Y"], "names X and Y", r["classes"])
+    edges = {(c["from_name"], c["to_name"]): c for c in r["cycle"]}
+    expect(set(edges) == {("X", "Y"), ("Y", "X")}, "both edges", edges.keys())
+    xy, yx = edges[("X", "Y")], edges[("Y", "X")]
+    expect((xy["file"], xy["program"], xy["pid"]) == ("graphs/cross/a.graph",
+                                                      "/opt/ci/bin/test_a", 100), "X->Y from A", xy)
+    expect((yx["file"], yx["program"], yx["pid"]) == ("graphs/cross/b.graph",
+                                                      "/opt/ci/bin/test_b", 200), "Y->X from B", yx)
+    expect(yx["stack"][0]["function"] == "take_yx", "the edge's stack", yx["stack"])
+    expect(r["processes"] == [200, 100] or r["processes"] == [100, 200], "pids", r["processes"])
+    rc, out, err = e.run("merge", "graphs/cross")  # a directory, text output
+    expect(rc == 1, f"exit status {rc}", err)
+    golden("merge_cross.txt", out)
+
+
+@case
+def merge_none(e):
+    for d in ("same", "gated", "readread", "single"):
+        rc, reps, err = merge_json(e, f"graphs/{d}")
+        expect(rc == 0 and reps == [], f"{d}: no cross-run cycle", rc, reps, err)
+        expect(err.startswith("ulockdep merge: 0 reports"), f"{d}: summary", err)
+
+
+@case
+def merge_rules(e):
+    """Controls for merge_none: a different gate, and read-read against write-write."""
+    for d in ("gated_differ", "readwrite"):
+        rc, reps, err = merge_json(e, f"graphs/{d}")
+        expect(rc == 1 and len(reps) == 1, f"{d}: one cycle", rc, reps, err)
+    rc, reps, err = merge_json(e, "graphs/three")
+    expect(rc == 1 and len(reps) == 1, "a three-class cycle over three dumps", reps)
+    expect(sorted(c["name"] for c in reps[0]["classes"]) == ["X", "Y", "Z"], "X Y Z", reps)
+    expect(sorted(c["pid"] for c in reps[0]["cycle"]) == [100, 200, 300], "one edge per dump")
+    # merging everything still reports each class set once
+    rc, reps, err = merge_json(e, *[f"graphs/{d}" for d in
+                                    ("cross", "same", "readwrite", "three")])
+    keys = sorted(tuple(sorted(c["name"] for c in r["classes"])) for r in reps)
+    expect(keys == [("X", "Y"), ("X", "Y", "Z")], "deduplicated by class set", keys)
+
+
+@case
+def merge_formats(e):
+    rc, out, err = e.run("merge", "--format", "sarif", "graphs/cross", "graphs/three")
+    expect(rc == 1, f"exit status {rc}", err)
+    doc = json.loads(out)
+    sarif_check.check(doc)
+    res = doc["runs"][0]["results"]
+    expect(len(res) == 2 and all(r["ruleId"] == "cross-run-cycle" for r in res), "", res)
+    related = [l["message"]["text"] for l in res[0]["relatedLocations"]]
+    expect(related[0].startswith("X -> Y, pid 100 (/opt/ci/bin/test_a)"), "edge label", related)
+    rc, out, err = e.run("merge", "--format", "github", "graphs/cross")
+    expect(out == "::error file=src/shared.c,line=21,title=ulockdep cross-run-cycle::lock order "
+           "cycle across processes: X -> Y -> X\n", "github", out)
+    e.write("cross.supp", "cross-run-cycle:X\n")
+    rc, out, err = e.run("merge", "--suppressions", "cross.supp", "graphs/cross")
+    expect(rc == 0 and "; 1 suppressed" in out, "suppressed cross-run cycle", rc, out)
+
+
+@case
+def merge_malformed(e):
+    rc, reps, err = merge_json(e, "graphs/bad", "graphs/cross/b.graph")
+    errs = err.splitlines()
+    expect(errs[:5] == [
+        "ulockdep: graphs/bad/a.graph:3: edge type is not one of EN, ER, SN, SR; line skipped",
+        "ulockdep: graphs/bad/a.graph:4: not a class or edge line; line skipped",
+        "ulockdep: graphs/bad/a.graph:5: invalid JSON at column 44: expected ',' or '}' in an "
+        "object; line skipped",
+        "ulockdep: graphs/bad/noheader.graph:1: not a ulockdep graph dump (the first line is "
+        "not its header); file skipped",
+        "ulockdep: graphs/bad/version2.graph:1: unsupported graph dump version (this tool reads "
+        "version 1); file skipped"], "errors name file and line", err)
+    expect(len(reps) == 1 and rc == 1, "the good lines still merge", reps)
+    rc, reps, err = merge_json(e, "graphs/bad/noheader.graph")
+    expect(rc == 2 and reps == [], f"exit status {rc}: unreadable input", err)
+
+
+# ---- graph --------------------------------------------------------------------------
+
+@case
+def graph_dot(e):
+    rc, out, err = e.run("graph", "--dot", "graphs/cross", "graphs/same/a.graph")
+    expect(rc == 0, f"exit status {rc}", err)
+    golden("graph_cross.dot", out)
+    red = [l for l in out.splitlines() if "color=red" in l]
+    expect(len(red) == 2 and any(l.strip().startswith("c0 -> c1") for l in red)
+           and any(l.strip().startswith("c1 -> c0") for l in red), "the cycle in red", red)
+    rc, out, err = e.run("graph", "--dot", "graphs/gated")
+    expect("color=red" not in out and 'gates: gate_new:12' in out, "gated: no red edge", out)
+    rc, out, err = e.run("graph", "graphs/three", "graphs/gated_differ")
+    expect(rc == 0, f"exit status {rc}", err)
+    golden("graph_three.txt", out)
+
+
+# ---- run, help ------------------------------------------------------------------------
+
+def run_env(e, *args, env=None):
+    rc, out, err = e.run("run", *args, "--", "env", env=env)
+    expect(rc == 0, f"run exit status {rc}", err)
+    opts = [l for l in out.splitlines() if l.startswith("ULOCKDEP_OPTIONS=")]
+    return opts[0][len("ULOCKDEP_OPTIONS="):] if opts else ""
+
+
+@case
+def run_out(e):
+    env = {"ULOCKDEP_OPTIONS": ""}
+    opts = run_env(e, "--out", "results/sub", env=env)
+    expect(os.path.isdir(e.path("results/sub")), "--out creates the directory")
+    expect(opts == "json_path=@CWD@/results/sub/ulockdep.%p.jsonl:"
+           "log_path=@CWD@/results/sub/ulockdep.%p.log:"
+           "graph_path=@CWD@/results/sub/ulockdep.%p.graph", "defaults, absolute", opts)
+    opts = run_env(e, "--out", "results", "--log", "my.log", "-o", "graph_path=g.%p",
+                   "--suppressions", "reports/run1.jsonl",
+                   env={"ULOCKDEP_OPTIONS": "json_path=x.jsonl:verbosity=0"})
+    expect(opts == "json_path=x.jsonl:verbosity=0:log_path=my.log:graph_path=g.%p:"
+           "suppressions=@CWD@/reports/run1.jsonl", "explicit keys win", opts)
+    rc, _, err = e.run("run", "--suppressions", "nope.supp", "--", "true")
+    expect(rc == 2 and "nope.supp: No such file" in err, "missing suppressions file", err)
+    rc, _, err = e.run("run", "--bogus", "true")
+    expect(rc == 2 and "unknown option '--bogus'" in err, "unknown option", err)
+
+
+@case
+def help_text(e):
+    rc, out, _ = e.run("help")
+    expect(rc == 0, "help exit status")
+    for cmd in ("run", "report", "merge", "graph", "options", "version"):
+        expect(f"ulockdep {cmd}" in out and f"\n{cmd}:\n" in out, f"help documents {cmd}")
+    for flag in ("--out", "--suppressions", "--gen-suppressions", "--format", "--dot", "--output"):
+        expect(flag in out, f"help documents {flag}")
+    rc, out, _ = e.run("help", "merge")
+    expect(rc == 0 and out.startswith("usage: ulockdep merge"), "help merge", out)
+
+
+def main():
+    global ARGS
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ulockdep", required=True)
+    ap.add_argument("--valgrind", action="store_true")
+    ap.add_argument("cases", nargs="+")
+    ARGS = ap.parse_args()
+    ARGS.ulockdep = os.path.abspath(ARGS.ulockdep)
+    names = list(CASES) if ARGS.cases == ["all"] else ARGS.cases
+    failed = 0
+    for name in names:
+        env = Env()
+        try:
+            CASES[name](env)
+            print(f"ok   {name}")
+        except AssertionError as ex:
+            failed += 1
+            print(f"FAIL {name}: {ex}")
+        finally:
+            env.close()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
