@@ -14,7 +14,7 @@
 #define ULD_VERSION "unknown"
 #endif
 #ifndef ULD_INFORMATION_URI
-#define ULD_INFORMATION_URI "https://example.invalid/ulockdep"
+#define ULD_INFORMATION_URI ""
 #endif
 
 #define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
@@ -203,7 +203,8 @@ void out_sarif(struct sbuf *b, const struct report_set *s)
     jv_set(log, "$schema", jv_string(SARIF_SCHEMA));
     jv_set(log, "version", jv_string("2.1.0"));
     jv_set(driver, "name", jv_string("ulockdep"));
-    jv_set(driver, "informationUri", jv_string(ULD_INFORMATION_URI));
+    if (ULD_INFORMATION_URI[0]) /* optional in SARIF; never a made-up address */
+        jv_set(driver, "informationUri", jv_string(ULD_INFORMATION_URI));
     jv_set(driver, "version", jv_string(ULD_VERSION));
     jv_set(driver, "rules", rules);
     jv_set(tool, "driver", driver);
