@@ -101,12 +101,16 @@ void uld_wake(const void *obj, int type, uintptr_t ip);
 
 /*
  * Signals.  Masks are 64-bit: bit (signo - 1).  The interposer's handler
- * trampoline brackets every handler with enter/leave; enter returns what
- * leave restores.
+ * trampoline brackets every handler with enter/leave; enter takes the
+ * trampoline's frame address and the alternate stack's base if the handler
+ * runs on it (else 0), and returns the token leave wants.  A longjmp tells
+ * the validator where it lands (0: unknown), so handlers it leaves end, and
+ * the mask it restores (restore_mask: sigsetjmp saved one).
  */
 void uld_signal_installed(int sig);
-uint64_t uld_signal_enter(int sig, uint64_t extra_blocked);
-void uld_signal_leave(uint64_t saved);
+int uld_signal_enter(int sig, uint64_t extra_blocked, uintptr_t sp, uintptr_t alt_lo);
+void uld_signal_leave(int token);
+void uld_signal_jump(uintptr_t target_sp, int restore_mask, uint64_t mask);
 void uld_signal_mask_changed(int how, uint64_t set); /* after a successful mask change */
 
 /*

@@ -4,7 +4,8 @@
  * sigaction trampoline and mask wrappers, never by a syscall per lock.  The
  * context is folded into chain keys (sigctx), so a lock path is checked
  * again only when it runs in a context not seen before; a program that
- * installs no handler keeps sigctx at 0 and pays nothing.
+ * installs no handler keeps sigctx at 0 and pays nothing.  Each running
+ * handler has a frame (sigframe[]) so that a longjmp out of it ends it.
  */
 #include "chain.h"
 #include "core.h"
@@ -37,28 +38,74 @@ void uld_signal_installed(int sig)
     atomic_store(&uld_signal_handlers, 1);
 }
 
-uint64_t uld_signal_enter(int sig, uint64_t extra_blocked)
+/* Token 0: not tracked (re-entered the validator, or nested too deep). */
+int uld_signal_enter(int sig, uint64_t extra_blocked, uintptr_t sp, uintptr_t alt_lo)
 {
     struct uld_thread *t = uld_enter();
     if (!t)
-        return UINT64_MAX;
-    uint64_t saved = t->blocked | (uint64_t)t->in_signal << 56;
-    t->blocked |= extra_blocked;
-    t->in_signal = sig;
-    update_sigctx(t);
+        return 0;
+    int token = 0;
+    if (t->sig_depth < ULD_SIG_NEST) {
+        t->sigframe[t->sig_depth] = (struct uld_sigframe){sp, alt_lo, t->blocked, t->in_signal};
+        token = ++t->sig_depth;
+        t->blocked |= extra_blocked;
+        t->in_signal = sig;
+        update_sigctx(t);
+    }
     uld_leave();
-    return saved;
+    return token;
 }
 
-void uld_signal_leave(uint64_t saved)
+/* Back to the context the handler interrupted (frames above it are gone too). */
+static void pop_to(struct uld_thread *t, int depth)
 {
-    if (saved == UINT64_MAX)
+    t->blocked = t->sigframe[depth].saved_blocked;
+    t->in_signal = t->sigframe[depth].saved_sig;
+    t->sig_depth = depth;
+}
+
+void uld_signal_leave(int token)
+{
+    if (!token)
         return;
     struct uld_thread *t = uld_enter();
     if (!t)
         return;
-    t->blocked = saved & ((1ull << 56) - 1);
-    t->in_signal = (int)(saved >> 56);
+    if (token <= t->sig_depth) /* else a jump already left this handler */
+        pop_to(t, token - 1);
+    update_sigctx(t);
+    uld_leave();
+}
+
+/* Does the handler of frame f still run once the stack pointer is sp? */
+static int frame_live(const struct uld_sigframe *f, uintptr_t sp)
+{
+    return sp < f->sp && (!f->alt_lo || sp >= f->alt_lo);
+}
+
+/*
+ * A longjmp to a frame at target_sp.  The handlers it leaves end without
+ * sigreturn, so the kernel keeps the mask they ran with, unless the jump
+ * restores one.  Innermost first: a handler the jump stays in contains
+ * every outer one.
+ */
+void uld_signal_jump(uintptr_t target_sp, int restore_mask, uint64_t mask)
+{
+    if (!restore_mask && !atomic_load_explicit(&uld_signal_handlers, memory_order_relaxed))
+        return; /* no handler was ever installed: nothing to end, no mask to mirror */
+    struct uld_thread *t = uld_enter();
+    if (!t)
+        return;
+    uint64_t blocked = t->blocked;
+    if (target_sp) {
+        int d = t->sig_depth;
+        while (d > 0 && !frame_live(&t->sigframe[d - 1], target_sp))
+            d--;
+        if (d < t->sig_depth)
+            pop_to(t, d);
+    }
+    t->blocked = restore_mask ? mask : blocked;
+    t->blocked &= ~((1ull << (SIGKILL - 1)) | (1ull << (SIGSTOP - 1)));
     update_sigctx(t);
     uld_leave();
 }

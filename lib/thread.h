@@ -42,6 +42,18 @@ static inline unsigned uld_fast_slot(uintptr_t addr, uint64_t prev_key)
     return (unsigned)(((addr >> 4) ^ prev_key ^ (prev_key >> 17)) & (ULD_FAST_SLOTS - 1));
 }
 
+/*
+ * A signal handler running on this thread: where its trampoline's frame is
+ * (to tell whether a longjmp leaves it) and the context it interrupted.
+ */
+#define ULD_SIG_NEST 16
+struct uld_sigframe {
+    uintptr_t sp;     /* the trampoline's frame; the handler runs below it */
+    uintptr_t alt_lo; /* the alternate stack's base if it runs there, else 0 */
+    uint64_t saved_blocked;
+    int saved_sig;
+};
+
 struct uld_thread {
     int tid;
     uint32_t serial;       /* 1 for the first thread seen, then in creation order */
@@ -59,6 +71,8 @@ struct uld_thread {
     uint64_t blocked;        /* signal mask: bit (signo - 1) */
     int in_signal;           /* signo of the handler running now, 0 if none */
     uint64_t sigctx;         /* blocked + in_signal, folded into chain keys; 0 normally */
+    int sig_depth;           /* entries in sigframe[] */
+    struct uld_sigframe sigframe[ULD_SIG_NEST];
     /* watchdog: the lock this thread is blocked on now, since when, where */
     _Atomic uintptr_t blocked_on;
     uint64_t blocked_since;

@@ -31,11 +31,14 @@ void uld_real_resolve(void)
     if (resolving_here)
         return;
     resolving_here = 1;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations" /* sigblock... types */
 #define ULD_RESOLVE(name)                                                     \
     if (!uld_real.name)                                                       \
         uld_real.name = (__typeof__(name) *)must(#name, dlsym(RTLD_NEXT, #name));
     ULD_REAL_FUNCS(ULD_RESOLVE)
 #undef ULD_RESOLVE
+#pragma GCC diagnostic pop
 #define ULD_RESOLVE_COND(name, type, field)                                   \
     uld_real.field##_232 = (type *)must(#name "@GLIBC_2.3.2",                    \
                                         dlvsym(RTLD_NEXT, #name, "GLIBC_2.3.2")); \

@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <semaphore.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -28,7 +29,12 @@
     X(sem_init) X(sem_destroy) X(sem_wait) X(sem_trywait) X(sem_timedwait)  \
     X(sem_clockwait) X(sem_post)                                            \
     X(pthread_create) X(fork) X(free) X(realloc)                            \
-    X(sigaction) X(pthread_sigmask) X(sigprocmask) X(_exit)
+    X(sigaction) X(pthread_sigmask) X(sigprocmask) X(siginterrupt) X(_exit) \
+    X(sighold) X(sigrelse) X(sigblock) X(sigsetmask)                        \
+    X(longjmp) X(_longjmp) X(siglongjmp) X(__longjmp_chk)
+
+/* glibc's fortified longjmp, not declared in its headers. */
+extern void __longjmp_chk(sigjmp_buf env, int val) __attribute__((noreturn));
 
 /* pthread_cond_* exist in two ABIs; each wrapper forwards to its own. */
 typedef int cond_wait_fn(pthread_cond_t *, pthread_mutex_t *);
@@ -45,6 +51,9 @@ typedef int cond_fn(pthread_cond_t *);
     X(pthread_cond_signal, cond_fn, cond_signal)                            \
     X(pthread_cond_broadcast, cond_fn, cond_broadcast)
 
+/* siginterrupt(), sigblock()... are deprecated; naming their types is no use. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 struct uld_real_table {
 #define ULD_REAL_FIELD(name) __typeof__(name) *name;
     ULD_REAL_FUNCS(ULD_REAL_FIELD)
@@ -53,6 +62,7 @@ struct uld_real_table {
     ULD_REAL_COND_FUNCS(ULD_REAL_COND_FIELD)
 #undef ULD_REAL_COND_FIELD
 };
+#pragma GCC diagnostic pop
 
 extern struct uld_real_table uld_real __attribute__((visibility("hidden")));
 

@@ -1,18 +1,19 @@
 /*
- * signal.c - handlers and masks.  Every handler installed with sigaction()
- * or signal() runs through a trampoline that tells the validator which
- * signal's handler is running and which signals it blocks; mask changes are
- * mirrored from the wrappers, so the validator never needs a syscall per
- * lock.  The program sees its own handlers, flags and masks unchanged.
+ * signal.c - handlers and masks.  Every handler the program installs (with
+ * sigaction() here, or the older installers in sigcompat.c) runs through a
+ * trampoline that tells the validator which signal's handler is running,
+ * which signals it blocks and where its frame is; mask changes are mirrored
+ * from the wrappers, so the validator never needs a syscall per lock.  The
+ * program sees its own handlers, flags and masks unchanged.
  */
 #include "real.h"
+#include "signals.h"
 
 #include "../lib/hooks.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdatomic.h>
-#include <string.h>
+#include <ucontext.h>
 
 #define MAX_SIG 64
 
@@ -20,16 +21,21 @@ struct handler_slot {
     _Atomic uintptr_t fn; /* the program's handler; 0 when the disposition is not ours */
     _Atomic int flags;    /* the program's sa_flags */
     _Atomic uint64_t mask;
+    /* SA_SIGINFO if the kernel's flags carry it for the trampoline only (it
+     * stays there when SA_RESETHAND resets the handler) */
+    _Atomic int forced;
 };
 
 static struct handler_slot slots[MAX_SIG + 1];
 
-/* The first 64 signals of a sigset_t: bit (signo - 1), as in glibc's layout. */
-static uint64_t mask64(const sigset_t *set)
+/* The alternate stack's base if sp is on it (ctx: the kernel's ucontext). */
+static uintptr_t altstack_base(const void *ctx, uintptr_t sp)
 {
-    uint64_t m;
-    memcpy(&m, set, sizeof(m));
-    return m;
+    if (!ctx)
+        return 0;
+    const stack_t *ss = &((const ucontext_t *)ctx)->uc_stack;
+    uintptr_t lo = (uintptr_t)ss->ss_sp;
+    return sp >= lo && sp - lo < ss->ss_size ? lo : 0;
 }
 
 static void trampoline(int sig, siginfo_t *info, void *ctx)
@@ -42,12 +48,13 @@ static void trampoline(int sig, siginfo_t *info, void *ctx)
     if (flags & SA_RESETHAND)
         atomic_store(&s->fn, 0); /* the kernel has already reset the disposition */
     uint64_t blocked = atomic_load(&s->mask) | ((flags & SA_NODEFER) ? 0 : 1ull << (sig - 1));
-    uint64_t saved = uld_signal_enter(sig, blocked);
+    uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+    int token = uld_signal_enter(sig, blocked, sp, altstack_base(ctx, sp));
     if (flags & SA_SIGINFO)
         ((void (*)(int, siginfo_t *, void *))fn)(sig, info, ctx);
     else
         ((void (*)(int))fn)(sig);
-    uld_signal_leave(saved);
+    uld_signal_leave(token);
 }
 
 static int is_handler(const struct sigaction *act)
@@ -55,7 +62,22 @@ static int is_handler(const struct sigaction *act)
     return act && act->sa_handler != SIG_DFL && act->sa_handler != SIG_IGN;
 }
 
-ULD_WRAPPER int sigaction(int sig, const struct sigaction *act, struct sigaction *oldact)
+/* What the program would see in place of the kernel's view prev. */
+static void program_view(struct sigaction *prev, uintptr_t fn, int flags, int forced)
+{
+    if (prev->sa_sigaction == trampoline && fn) {
+        /* the kernel's flags (SA_RESTORER...) as they are, SA_SIGINFO as asked */
+        prev->sa_flags = (prev->sa_flags & ~SA_SIGINFO) | (flags & SA_SIGINFO);
+        if (flags & SA_SIGINFO)
+            prev->sa_sigaction = (void (*)(int, siginfo_t *, void *))fn;
+        else
+            prev->sa_handler = (void (*)(int))fn;
+    } else if (prev->sa_handler == SIG_DFL && (prev->sa_flags & SA_RESETHAND)) {
+        prev->sa_flags &= ~forced; /* reset by the kernel: the flags stay as installed */
+    }
+}
+
+int uld_sig_action(int sig, const struct sigaction *act, struct sigaction *oldact)
 {
     uld_preload_ensure();
     if (sig < 1 || sig > MAX_SIG)
@@ -64,6 +86,7 @@ ULD_WRAPPER int sigaction(int sig, const struct sigaction *act, struct sigaction
     uintptr_t old_fn = atomic_load(&s->fn);
     int old_flags = atomic_load(&s->flags);
     uint64_t old_mask = atomic_load(&s->mask);
+    int old_forced = atomic_load(&s->forced);
     struct sigaction mine, prev;
     const struct sigaction *use = act;
     if (is_handler(act)) {
@@ -73,7 +96,7 @@ ULD_WRAPPER int sigaction(int sig, const struct sigaction *act, struct sigaction
         use = &mine;
         /* publish before the kernel can deliver through the trampoline */
         atomic_store(&s->flags, act->sa_flags);
-        atomic_store(&s->mask, mask64(&act->sa_mask));
+        atomic_store(&s->mask, uld_mask64(&act->sa_mask));
         atomic_store(&s->fn, (act->sa_flags & SA_SIGINFO) ? (uintptr_t)act->sa_sigaction
                                                            : (uintptr_t)act->sa_handler);
     }
@@ -86,37 +109,23 @@ ULD_WRAPPER int sigaction(int sig, const struct sigaction *act, struct sigaction
         errno = e;
         return r;
     }
-    if (act && !is_handler(act))
-        atomic_store(&s->fn, 0);
+    if (act) {
+        if (!is_handler(act))
+            atomic_store(&s->fn, 0);
+        atomic_store(&s->forced, is_handler(act) && !(act->sa_flags & SA_SIGINFO) ? SA_SIGINFO : 0);
+    }
     if (oldact) {
         *oldact = prev;
-        if (prev.sa_sigaction == trampoline && old_fn) { /* show the program its own */
-            /* the kernel's flags (SA_RESTORER...) as they are, SA_SIGINFO as asked */
-            oldact->sa_flags = (prev.sa_flags & ~SA_SIGINFO) | (old_flags & SA_SIGINFO);
-            if (old_flags & SA_SIGINFO)
-                oldact->sa_sigaction = (void (*)(int, siginfo_t *, void *))old_fn;
-            else
-                oldact->sa_handler = (void (*)(int))old_fn;
-        }
+        program_view(oldact, old_fn, old_flags, old_forced);
     }
     if (is_handler(act))
         uld_signal_installed(sig);
     return r;
 }
 
-/* glibc's signal(): BSD semantics, the signal itself blocked in its handler. */
-ULD_WRAPPER sighandler_t signal(int sig, sighandler_t handler)
+ULD_WRAPPER int sigaction(int sig, const struct sigaction *act, struct sigaction *oldact)
 {
-    struct sigaction act, old;
-    memset(&act, 0, sizeof(act));
-    act.sa_handler = handler;
-    sigemptyset(&act.sa_mask);
-    if (sig >= 1 && sig <= MAX_SIG)
-        sigaddset(&act.sa_mask, sig);
-    act.sa_flags = SA_RESTART;
-    if (sigaction(sig, &act, &old) < 0)
-        return SIG_ERR;
-    return old.sa_handler;
+    return uld_sig_action(sig, act, oldact);
 }
 
 ULD_WRAPPER int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
@@ -124,18 +133,23 @@ ULD_WRAPPER int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
     uld_preload_ensure();
     int r = REAL(pthread_sigmask)(how, set, old);
     if (r == 0 && set)
-        uld_signal_mask_changed(how, mask64(set));
+        uld_signal_mask_changed(how, uld_mask64(set));
     return r;
 }
 
-ULD_WRAPPER int sigprocmask(int how, const sigset_t *set, sigset_t *old)
+int uld_sig_procmask(int how, const sigset_t *set, sigset_t *old)
 {
     uld_preload_ensure();
     int r = REAL(sigprocmask)(how, set, old);
     if (r == 0 && set) {
         int e = errno;
-        uld_signal_mask_changed(how, mask64(set));
+        uld_signal_mask_changed(how, uld_mask64(set));
         errno = e;
     }
     return r;
+}
+
+ULD_WRAPPER int sigprocmask(int how, const sigset_t *set, sigset_t *old)
+{
+    return uld_sig_procmask(how, set, old);
 }
