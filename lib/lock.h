@@ -18,6 +18,7 @@ enum uld_site_kind {
 
 struct uld_class_key {
     uintptr_t key;        /* site ip, static address, or annotation key */
+    uintptr_t caller;     /* init classes: the function that called init, or 0 */
     uint32_t subclass;
     uint32_t kind;        /* enum uld_site_kind */
 };
@@ -28,7 +29,7 @@ struct uld_class {
     uint8_t type;         /* lock type of its first instance */
     char *name;           /* annotation name, else NULL (derived at report time) */
     struct uld_class *base; /* the subclass-0 class */
-    uint32_t site_stack;    /* first-use classes: the frames that define the class */
+    uint32_t site_stack;    /* first-use and init classes: the frames that define the class */
     struct uld_node node;
     /* signal context (bit signo-1): taken inside a handler for the signal /
      * taken in normal context with the signal unblocked; a bit in both is a
@@ -127,8 +128,8 @@ static inline int uld_waitobj_new_thread(const struct uld_lock *w, uint32_t seri
 }
 
 /* class.c */
-struct uld_class *uld_class_get(uintptr_t key, unsigned subclass, int kind, uint8_t type,
-                                const char *name) ULD_HIDDEN;
+struct uld_class *uld_class_get(uintptr_t key, uintptr_t caller, unsigned subclass, int kind,
+                                uint8_t type, const char *name) ULD_HIDDEN;
 long uld_class_count(void) ULD_HIDDEN;
 /* Every class, for dumps (graph_lock held). */
 void uld_class_for_each(void (*fn)(struct uld_class *, void *), void *arg) ULD_HIDDEN;
