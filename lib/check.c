@@ -22,6 +22,7 @@ struct order_ctx {
     uint32_t stack_id;             /* current stack, captured on demand */
     int reach_done;                /* uld_bfs_reach() result valid for `to` */
     int found_instance_cycle;
+    int search;                    /* wait edges: 0 none, 1 when new, 2 always */
 };
 
 static uint64_t mix64(uint64_t h, uint64_t v)
@@ -322,7 +323,7 @@ static void add_dependency(struct order_ctx *c, struct uld_graph *g, struct uld_
         e->to_lock = c->x;
         e->to_lock_id = c->x->id;
     }
-    if (ch != ULD_EDGE_SAME)
+    if ((ch != ULD_EDGE_SAME && c->search) || c->search == 2)
         check_cycle(c, g, e, h->mode & ULD_MODE_READ, ip);
 }
 
@@ -386,6 +387,7 @@ void uld_check_acquire(struct uld_thread *t, struct uld_lock *l, unsigned subcla
         .x = l,
         .subclass = subclass,
         .mode = mode,
+        .search = 1,
         .x_rread = (mode & ULD_MODE_READ) && uld_read_is_recursive(l),
     };
     if (atomic_load_explicit(&uld_signal_handlers, memory_order_relaxed))
@@ -509,11 +511,31 @@ static struct uld_waitobj *waitobj(struct uld_lock *w)
     return w->wait;
 }
 
-/* The thread is about to wait on w: record held -> w for every lock it holds. */
-void uld_check_wait(struct uld_thread *t, struct uld_lock *w, uintptr_t ip)
+/* 0 -> serial -> MANY: who made the waits or wake-ups of one object. */
+static uint32_t note_thread(_Atomic uint32_t *who, uint32_t serial)
 {
-    struct order_ctx c = {.t = t, .x = w};
+    uint32_t was = atomic_load(who);
+    if (was != serial && was != ULD_MANY_THREADS)
+        atomic_store(who, was ? ULD_MANY_THREADS : serial);
+    return was;
+}
+
+/*
+ * The thread is about to wait on w: record held -> w for every lock it
+ * holds.  If every wake-up seen so far is its own, none of them says who
+ * will end this wait: record the edges without a search, and let the check
+ * run again next time (returns 0: not cacheable).  Otherwise search even
+ * from edges that exist already: such a wait may have recorded them.
+ */
+int uld_check_wait(struct uld_thread *t, struct uld_lock *w, uintptr_t ip)
+{
+    struct uld_waitobj *wo = waitobj(w);
+    int self_woken = wo && atomic_load(&wo->waker) == t->serial;
+    if (wo && t->depth > 0)
+        note_thread(&wo->waiter, t->serial);
+    struct order_ctx c = {.t = t, .x = w, .search = self_woken ? 0 : 2};
     order_pass(&c, &uld_lock_graph, ip);
+    return !self_woken;
 }
 
 /* Locks that a wake-up of w happens with: held now, plus, for a semaphore
@@ -542,7 +564,7 @@ static int wake_context(struct uld_thread *t, struct uld_lock *w, struct uld_nee
 
 /* Record w -> l: a wake-up of w needs l.  Checks for a cycle through it. */
 static void add_wake_dependency(struct uld_thread *t, struct uld_lock *w,
-                                const struct uld_needed *nd, uintptr_t ip)
+                                const struct uld_needed *nd, int search, uintptr_t ip)
 {
     struct uld_edge *e;
     int rread = (nd->mode & ULD_MODE_READ) && uld_read_is_recursive(nd->lock);
@@ -567,7 +589,7 @@ static void add_wake_dependency(struct uld_thread *t, struct uld_lock *w,
         e->from_mode = ULD_MODE_WAKE;
         e->to_mode = nd->mode;
     }
-    if (ch != ULD_EDGE_SAME)
+    if ((ch != ULD_EDGE_SAME && search) || search == 2)
         check_cycle(&c, &uld_lock_graph, e, 0, ip);
 }
 
@@ -576,23 +598,30 @@ static void add_wake_dependency(struct uld_thread *t, struct uld_lock *w,
  * seen so far: a lock only one of several wakers holds does not make a
  * waiter holding it deadlock, so it is dropped as soon as a wake-up without
  * it is seen.
+ *
+ * A waker's own waits are not ended by its wake-ups: the first wake-up
+ * searches for cycles only if some other thread waited holding locks.
+ * Once a second thread has woken w, every waiter has a waker other than
+ * itself, so the edges that survived are searched again.
  */
-void uld_check_wake(struct uld_thread *t, struct uld_lock *w, uintptr_t ip)
+int uld_check_wake(struct uld_thread *t, struct uld_lock *w, uintptr_t ip)
 {
     struct uld_waitobj *wo = waitobj(w);
     struct uld_needed cur[ULD_MAX_NEEDED];
     if (!wo)
-        return;
+        return 1;
     int n = wake_context(t, w, cur);
     if (t->sem_addr == atomic_load(&w->addr))
         t->sem_addr = 0; /* the post ends what the wait began */
+    uint32_t was = note_thread(&wo->waker, t->serial);
     if (!wo->woken) {
+        uint32_t waiter = atomic_load(&wo->waiter);
         wo->woken = 1;
         wo->nneeded = n;
         memcpy(wo->needed, cur, (size_t)n * sizeof(cur[0]));
         for (int i = 0; i < n; i++)
-            add_wake_dependency(t, w, &cur[i], ip);
-        return;
+            add_wake_dependency(t, w, &cur[i], waiter == t->serial ? 0 : 1, ip);
+        return 1;
     }
     int kept = 0;
     for (int i = 0; i < wo->nneeded; i++) {
@@ -602,6 +631,8 @@ void uld_check_wake(struct uld_thread *t, struct uld_lock *w, uintptr_t ip)
             still |= cur[j].id == nd->id;
         if (still && nd->lock->id == nd->id) {
             wo->needed[kept++] = *nd;
+            if (was != t->serial && was != ULD_MANY_THREADS) /* a second waker */
+                add_wake_dependency(t, w, nd, 2, ip);
             continue;
         }
         if (nd->lock->id == nd->id) { /* a wake-up without it: not needed after all */
@@ -612,6 +643,7 @@ void uld_check_wake(struct uld_thread *t, struct uld_lock *w, uintptr_t ip)
         }
     }
     wo->nneeded = kept;
+    return 1;
 }
 
 void uld_check_cond_mismatch(struct uld_thread *t, struct uld_lock *cond, uintptr_t mutex,

@@ -433,7 +433,7 @@ void uld_range_released(const void *p, size_t n, uintptr_t ip)
  */
 /* Run a check under graph_lock unless this exact context was checked before. */
 static void check_once(struct uld_thread *t, struct uld_lock *w, unsigned mode, uintptr_t ip,
-                       void (*check)(struct uld_thread *, struct uld_lock *, uintptr_t),
+                       int (*check)(struct uld_thread *, struct uld_lock *, uintptr_t),
                        int cacheable)
 {
     uint64_t key = uld_chain_mix(uld_held_top_key(t), w->id, mode) ^ t->sigctx;
@@ -442,13 +442,18 @@ static void check_once(struct uld_thread *t, struct uld_lock *w, unsigned mode, 
     int saved = errno;
     uld_mutex_lock(&uld_graph_lock);
     if (atomic_load(&w->addr)) {
-        check(t, w, ip);
-        if (cacheable)
+        if (check(t, w, ip) && cacheable)
             uld_chain_insert(key);
     }
     uld_mutex_unlock(&uld_graph_lock);
     uld_report_flush();
     errno = saved;
+}
+
+/* A first wait holding locks by a thread new to w: the checks must see it. */
+static int wait_cacheable(const struct uld_thread *t, const struct uld_lock *w)
+{
+    return t->depth == 0 || !uld_waitobj_new_thread(w, t->serial, 0);
 }
 
 static void report_cond_mismatch(struct uld_thread *t, struct uld_lock *cond,
@@ -505,7 +510,7 @@ int uld_cond_wait_begin(struct uld_acq *a, const void *cond, const void *mutex,
     if (w) {
         count_waiter(t, w, addr, ip);
         if (!t->disabled)
-            check_once(t, w, ULD_MODE_WAIT, ip, uld_check_wait, 1);
+            check_once(t, w, ULD_MODE_WAIT, ip, uld_check_wait, wait_cacheable(t, w));
     }
     begin_acquire(t, a, addr, d, h.mode & ULD_MODE_NOCHECK, h.subclass, ip);
     a->nest = h.nest;
@@ -535,7 +540,7 @@ void uld_sem_wait_begin(const void *sem, uintptr_t ip)
         return;
     struct uld_lock *w = object_get((uintptr_t)sem, (struct uld_lockdesc){.type = ULD_TYPE_SEM, .flags = 0}, ip);
     if (w && !t->disabled)
-        check_once(t, w, ULD_MODE_WAIT, ip, uld_check_wait, 1);
+        check_once(t, w, ULD_MODE_WAIT, ip, uld_check_wait, wait_cacheable(t, w));
     uld_leave();
 }
 
@@ -556,7 +561,8 @@ void uld_wake(const void *obj, int type, uintptr_t ip)
         return;
     struct uld_lock *w = object_get((uintptr_t)obj, (struct uld_lockdesc){.type = (uint8_t)type, .flags = 0}, ip);
     /* a post after this thread's own wait depends on more than the held locks */
-    int cacheable = t->sem_addr != (uintptr_t)obj;
+    int cacheable = t->sem_addr != (uintptr_t)obj &&
+                    !(w && uld_waitobj_new_thread(w, t->serial, 1));
     if (w && !t->disabled)
         check_once(t, w, ULD_MODE_WAKE, ip, uld_check_wake, cacheable);
     uld_leave();

@@ -76,8 +76,9 @@ void uld_check_destroy_held(struct uld_thread *t, struct uld_lock *l, uintptr_t 
 void uld_check_assert_held(struct uld_thread *t, uintptr_t addr, uintptr_t ip) ULD_HIDDEN;
 void uld_check_fork_holding(struct uld_thread *t, uintptr_t addr, int owner_tid,
                             uintptr_t ip) ULD_HIDDEN;
-void uld_check_wait(struct uld_thread *t, struct uld_lock *w, uintptr_t ip) ULD_HIDDEN;
-void uld_check_wake(struct uld_thread *t, struct uld_lock *w, uintptr_t ip) ULD_HIDDEN;
+/* 0: the outcome depends on the thread, do not cache it */
+int uld_check_wait(struct uld_thread *t, struct uld_lock *w, uintptr_t ip) ULD_HIDDEN;
+int uld_check_wake(struct uld_thread *t, struct uld_lock *w, uintptr_t ip) ULD_HIDDEN;
 void uld_check_cond_mismatch(struct uld_thread *t, struct uld_lock *cond, uintptr_t mutex,
                              const char *what, uintptr_t ip) ULD_HIDDEN;
 /* A lock seen for the first time (no init call). graph_lock held. */

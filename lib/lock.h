@@ -18,6 +18,7 @@ enum uld_site_kind {
 
 struct uld_class_key {
     uintptr_t key;        /* site ip, static address, or annotation key */
+    uintptr_t caller;     /* init classes: the function that called init, or 0 */
     uint32_t subclass;
     uint32_t kind;        /* enum uld_site_kind */
 };
@@ -28,7 +29,7 @@ struct uld_class {
     uint8_t type;         /* lock type of its first instance */
     char *name;           /* annotation name, else NULL (derived at report time) */
     struct uld_class *base; /* the subclass-0 class */
-    uint32_t site_stack;    /* first-use classes: the frames that define the class */
+    uint32_t site_stack;    /* first-use and init classes: the frames that define the class */
     struct uld_node node;
     /* signal context (bit signo-1): taken inside a handler for the signal /
      * taken in normal context with the signal unblocked; a bit in both is a
@@ -50,11 +51,17 @@ struct uld_subnode {
  * Condition variables and semaphores.  A thread waiting on one while holding
  * L depends on a waker; if every wake-up seen so far happened with L held
  * (`needed`), the waker needs L first: L -> W -> L is a wait-for cycle.
+ * A thread's own wake-ups never end its own (blocking) wait, so they are
+ * evidence only about other threads' waits: `waker` and `waiter` say
+ * whether one thread alone made them.
  */
 #define ULD_MAX_NEEDED 8
+#define ULD_MANY_THREADS UINT32_MAX /* waker/waiter: more than one thread */
 struct uld_waitobj {
     _Atomic uintptr_t bound_mutex; /* cond: the mutex its current waiters use */
     _Atomic int waiters;           /* cond: threads inside a wait now */
+    _Atomic uint32_t waker;        /* serial of the only thread that woke it, 0, or MANY */
+    _Atomic uint32_t waiter;       /* the same for waits made holding other locks */
     int woken;                     /* a wake-up was seen: needed[] is meaningful */
     int nneeded;
     struct uld_needed {             /* locks held at every wake-up so far */
@@ -109,9 +116,20 @@ static inline int uld_is_wait_type(int type)
     return type == ULD_TYPE_COND || type == ULD_TYPE_SEM;
 }
 
+/* Would a wait/wake by thread `serial` change w's waiter/waker?  Such a call
+ * must reach the checks (not the chain cache) once.  Lock-free read. */
+static inline int uld_waitobj_new_thread(const struct uld_lock *w, uint32_t serial, int wake)
+{
+    if (!w->wait)
+        return 1;
+    uint32_t who = atomic_load_explicit(wake ? &w->wait->waker : &w->wait->waiter,
+                                        memory_order_relaxed);
+    return who != serial && who != ULD_MANY_THREADS;
+}
+
 /* class.c */
-struct uld_class *uld_class_get(uintptr_t key, unsigned subclass, int kind, uint8_t type,
-                                const char *name) ULD_HIDDEN;
+struct uld_class *uld_class_get(uintptr_t key, uintptr_t caller, unsigned subclass, int kind,
+                                uint8_t type, const char *name) ULD_HIDDEN;
 long uld_class_count(void) ULD_HIDDEN;
 /* Every class, for dumps (graph_lock held). */
 void uld_class_for_each(void (*fn)(struct uld_class *, void *), void *arg) ULD_HIDDEN;

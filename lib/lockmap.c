@@ -276,6 +276,30 @@ static uintptr_t first_use_key(uintptr_t ip, uint32_t *site_stack)
            (1ull << 63);
 }
 
+/*
+ * A lock initialised by pthread_*_init is classed by the init call site and
+ * the function that called the code containing it.  The kernel's
+ * mutex_init() is a macro, one class per use; in userspace the init call
+ * often sits in an out-of-line wrapper (a Mutex class's constructor, a
+ * lock_init helper) shared by every lock of the program, which would make
+ * them all one class.  The caller's *function*, not its call site, so that
+ * the locks one function initialises through the same wrapper (a loop, an
+ * unrolled loop, a helper called for each of a pair) stay one class.
+ * Returns the caller (0 when unknown: the site alone) and the two frames.
+ */
+static uintptr_t init_caller(uintptr_t ip, uint32_t *site_stack)
+{
+    const uintptr_t *f;
+    int n = uld_stack_frames(uld_stack_capture_limited(0, 4), &f);
+    for (int i = 0; i + 1 < n; i++) {
+        if (f[i] == ip) {
+            *site_stack = uld_stack_intern(f + i, 2);
+            return *site_stack ? uld_function_of(f[i + 1]) : 0;
+        }
+    }
+    return 0;
+}
+
 struct uld_lock *uld_lock_create(uintptr_t addr, struct uld_lockdesc d, int site_kind,
                                  uintptr_t ip, const void *class_key)
 {
@@ -292,9 +316,12 @@ struct uld_lock *uld_lock_create(uintptr_t addr, struct uld_lockdesc d, int site
                     : site_kind == ULD_SITE_ANNOTATION ? (uintptr_t)class_key
                                                        : ip;
     uint32_t site_stack = 0;
+    uintptr_t caller = 0;
     if (site_kind == ULD_SITE_FIRST_USE)
         key = first_use_key(ip, &site_stack);
-    struct uld_class *cls = uld_class_get(key, 0, site_kind, d.type, NULL);
+    else if (site_kind == ULD_SITE_INIT)
+        caller = init_caller(ip, &site_stack);
+    struct uld_class *cls = uld_class_get(key, caller, 0, site_kind, d.type, NULL);
     if (cls && !cls->site_stack)
         cls->site_stack = site_stack;
     struct uld_lock *l = cls ? record_alloc() : NULL;
@@ -349,7 +376,8 @@ struct uld_class *uld_lock_class(struct uld_lock *l, unsigned subclass)
     if (!s)
         return l->cls;
     if (!s->cls)
-        s->cls = uld_class_get(l->cls->k.key, subclass, (int)l->cls->k.kind, l->type, NULL);
+        s->cls = uld_class_get(l->cls->k.key, l->cls->k.caller, subclass, (int)l->cls->k.kind,
+                               l->type, NULL);
     return s->cls ? s->cls : l->cls;
 }
 

@@ -335,11 +335,13 @@ void uld_class_stable_key(int kind, uintptr_t key, uint32_t site_stack, unsigned
 {
     const uintptr_t *f;
     out[0] = '\0';
-    if (kind == ULD_SITE_FIRST_USE && uld_stack_frames(site_stack, &f) >= 2) {
-        append_module_offset(f[0], out, n); /* the two frames the class key hashes */
+    int two = (kind == ULD_SITE_FIRST_USE || kind == ULD_SITE_INIT) &&
+              uld_stack_frames(site_stack, &f) >= 2;
+    if (two) { /* the two frames the class key is made of (init: the caller's function) */
+        append_module_offset(f[0], out, n);
         size_t len = strlen(out);
         uld_snprintf(out + len, n - len, "+");
-        append_module_offset(f[1], out, n);
+        append_module_offset(kind == ULD_SITE_INIT ? uld_function_of(f[1]) : f[1], out, n);
     } else {
         append_module_offset(key, out, n);
     }
@@ -459,6 +461,23 @@ uintptr_t uld_class_site_frame(uint32_t site_stack, uintptr_t fallback)
     return n ? f[0] : fallback;
 }
 
+/* An init class: "site from caller", the caller's function without its parameters. */
+static void init_class_name(uintptr_t site, uint32_t site_stack, char *out, size_t n)
+{
+    const uintptr_t *f;
+    struct uld_frame_info fi;
+    site_name(site, out, n);
+    if (uld_stack_frames(site_stack, &f) < 2)
+        return;
+    uld_symbolize(f[1], 1, &fi);
+    if (!fi.function)
+        return;
+    size_t len = strlen(out);
+    const char *paren = strchr(fi.function, '(');
+    int fn_len = paren ? (int)(paren - fi.function) : (int)strlen(fi.function);
+    uld_snprintf(out + len, n - len, " from %.*s", fn_len, fi.function);
+}
+
 static void class_base_name(const struct uld_rlock *l, char *out, size_t n)
 {
     if (l->class_name[0])
@@ -469,6 +488,8 @@ static void class_base_name(const struct uld_rlock *l, char *out, size_t n)
         uld_snprintf(out, n, "%p", (void *)l->class_key);
     else if (l->class_kind == ULD_SITE_FIRST_USE)
         site_name(uld_class_site_frame(l->class_stack, l->site_ip), out, n);
+    else if (l->class_kind == ULD_SITE_INIT)
+        init_class_name(l->class_key, l->class_stack, out, n);
     else
         site_name(l->class_key, out, n);
 }

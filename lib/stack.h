@@ -15,6 +15,11 @@ uint32_t uld_stack_capture(void) ULD_HIDDEN;
 /* The same, dropping `skip` more frames (e.g. a signal frame) and keeping at most `max`. */
 uint32_t uld_stack_capture_skip(int skip) ULD_HIDDEN;
 uint32_t uld_stack_capture_limited(int skip, int max) ULD_HIDDEN;
+/* Intern frames the caller assembled.  graph_lock held. */
+uint32_t uld_stack_intern(const uintptr_t *frames, int n) ULD_HIDDEN;
+/* Start of the function containing return address `ret` (from the unwind
+ * tables, no symbols needed), else ret itself. */
+uintptr_t uld_function_of(uintptr_t ret) ULD_HIDDEN;
 /* Frames of an interned stack (immutable, safe without locks). */
 int uld_stack_frames(uint32_t id, const uintptr_t **frames) ULD_HIDDEN;
 long uld_stack_count(void) ULD_HIDDEN;

@@ -78,6 +78,21 @@ static uint32_t depot_intern(const uintptr_t *frames, int n)
     return id;
 }
 
+uint32_t uld_stack_intern(const uintptr_t *frames, int n)
+{
+    return n > 0 ? depot_intern(frames, n) : 0;
+}
+
+uintptr_t uld_function_of(uintptr_t ret)
+{
+    unw_proc_info_t pi;
+    /* ret - 1: a call may be the last instruction of its function */
+    if (ret && unw_get_proc_info_by_ip(unw_local_addr_space, (unw_word_t)(ret - 1), &pi,
+                                       NULL) == 0 && pi.start_ip)
+        return (uintptr_t)pi.start_ip;
+    return ret;
+}
+
 uint32_t uld_stack_capture(void)
 {
     return uld_stack_capture_skip(0);
