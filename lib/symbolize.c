@@ -53,6 +53,33 @@ static int report_modules(void)
     return r == 0;
 }
 
+struct segment_search {
+    uintptr_t addr;
+    Dwfl_Module *found;
+};
+
+/* Does addr fall in one of m's PT_LOAD segments, counting their memsz? */
+static int segment_contains(Dwfl_Module *m, void **user, const char *name, Dwarf_Addr start,
+                            void *arg)
+{
+    (void)user, (void)name, (void)start;
+    struct segment_search *s = arg;
+    Dwarf_Addr bias;
+    Elf *elf = dwfl_module_getelf(m, &bias);
+    size_t n;
+    if (!elf || elf_getphdrnum(elf, &n) != 0)
+        return DWARF_CB_OK;
+    for (size_t i = 0; i < n; i++) {
+        GElf_Phdr mem, *ph = gelf_getphdr(elf, (int)i, &mem);
+        if (ph && ph->p_type == PT_LOAD && s->addr >= bias + ph->p_vaddr &&
+            s->addr < bias + ph->p_vaddr + ph->p_memsz) {
+            s->found = m;
+            return DWARF_CB_ABORT;
+        }
+    }
+    return DWARF_CB_OK;
+}
+
 static Dwfl_Module *module_of(uintptr_t addr)
 {
     if (!dwfl && !report_modules())
@@ -60,6 +87,13 @@ static Dwfl_Module *module_of(uintptr_t addr)
     Dwfl_Module *m = dwfl_addrmodule(dwfl, addr);
     if (!m && report_modules()) /* loaded since we last looked (dlopen) */
         m = dwfl_addrmodule(dwfl, addr);
+    if (!m) {
+        /* Modules read from /proc/self/maps cover their file-backed pages
+         * only, not the anonymous tail of .bss where static locks live. */
+        struct segment_search s = {addr, NULL};
+        dwfl_getmodules(dwfl, segment_contains, &s, 0);
+        m = s.found;
+    }
     return m;
 }
 
