@@ -477,13 +477,18 @@ void uld_check_assert_held(struct uld_thread *t, uintptr_t addr, uintptr_t ip)
     report_misuse(ULD_R_ASSERT_NOT_HELD, t, l, ip, "uld_assert_held() failed", 0);
 }
 
+/*
+ * A robust mutex held at exit is not counted: glibc hands it to the next
+ * locker with EOWNERDEAD, the protocol such programs are written for, so
+ * nobody hangs on it.
+ */
 void uld_check_exit_holding(struct uld_thread *t)
 {
     uint32_t ids[ULD_R_MAX_HELD];
     int n = 0;
     for (int i = 0; i < t->depth && n < ULD_R_MAX_HELD; i++) {
         struct uld_lock *l = held_lock(&t->held[i]);
-        if (l)
+        if (l && !(l->flags & ULD_LF_ROBUST))
             ids[n++] = l->cls->node.id;
     }
     if (n == 0)

@@ -12,6 +12,7 @@
 #include "stack.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -570,11 +571,37 @@ void uld_wake(const void *obj, int type, uintptr_t ip)
 
 /* ---- threads, fork, exit --------------------------------------------- */
 
+/*
+ * Does another thread-specific key of this thread still hold a value?  Its
+ * destructor has yet to run (glibc runs keys in index order, ours is among
+ * the first) or was set again by a destructor.  pthread_getspecific()
+ * returns NULL for keys never created or deleted, so every index is safe.
+ */
+static int other_keys_pending(void)
+{
+    for (unsigned k = 0; k < PTHREAD_KEYS_MAX; k++)
+        if (k != thread_key && pthread_getspecific((pthread_key_t)k))
+            return 1;
+    return 0;
+}
+
+/*
+ * Runs in glibc's thread-exit destructor rounds.  The program's own key
+ * destructors may still take locks (and leave them held), so while any of
+ * them is pending the thread's state is kept: setting our value again makes
+ * glibc run another round, up to PTHREAD_DESTRUCTOR_ITERATIONS.  In the last
+ * round the state goes whatever is pending; later lock calls are not seen.
+ */
 static void thread_key_destructor(void *arg)
 {
     struct uld_thread *t = arg;
     if (!t || uld_self != t)
         return;
+    if (t->tsd_rounds < PTHREAD_DESTRUCTOR_ITERATIONS - 1 && other_keys_pending()) {
+        t->tsd_rounds++;
+        pthread_setspecific(thread_key, t);
+        return;
+    }
     uld_busy++;
     if (t->depth > 0 && atomic_load(&uld_state) == ULD_STATE_READY) {
         uld_mutex_lock(&uld_graph_lock);

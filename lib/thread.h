@@ -82,6 +82,7 @@ struct uld_thread {
     uint32_t created_stack;  /* where it was created */
     uint64_t chain_hits, chain_misses, slow_ns, fast_hits; /* statistics */
     int max_depth;
+    int tsd_rounds;          /* destructor rounds this thread's state was kept past */
     struct uld_thread *next, *prev;
     struct uld_fast fast[ULD_FAST_SLOTS];
     struct uld_held held[ULD_MAX_HELD];

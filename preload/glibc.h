@@ -46,6 +46,8 @@ static inline struct uld_lockdesc mutex_desc(const pthread_mutex_t *m)
         d.flags = ULD_LF_ERRORCHECK;
         break;
     }
+    if (m->__data.__kind & GLIBC_MUTEX_ROBUST)
+        d.flags |= ULD_LF_ROBUST;
     return d;
 }
 
