@@ -34,6 +34,18 @@ enum { ACT_NONE, ACT_PUSH, ACT_NEST, ACT_OVERFLOW };
 
 static void thread_key_destructor(void *arg);
 
+/*
+ * The process whose state this memory is.  A vfork child runs in its
+ * parent's memory until it execs or calls _exit: getpid() differs there,
+ * and what the parent owns (outputs, counters, summary) is left alone.
+ */
+static pid_t own_pid;
+
+static int in_own_process(void)
+{
+    return getpid() == own_pid;
+}
+
 void uld_init(void)
 {
     int expected = ULD_STATE_OFF;
@@ -41,6 +53,7 @@ void uld_init(void)
         return;
     uld_busy++;
     int saved = errno;
+    own_pid = getpid();
     uld_config_parse(getenv("ULOCKDEP_OPTIONS"));
     int ok = uld_lockmap_init();
     if (!uld_chain_init((int)uld_config.chain_cache_bits))
@@ -676,6 +689,7 @@ void uld_fork_child_touch(const void *lock, int owner_tid, uintptr_t ip)
 
 void uld_fork_child(void)
 {
+    own_pid = getpid();
     /* the child checks every acquisition while some lock may be a dead thread's */
     uld_forked_child = uld_forkset_count() > 0;
     uld_fast_self = NULL;
@@ -703,7 +717,7 @@ static void exit_outputs(void)
 
 int uld_exit_status(int status)
 {
-    if (atomic_load(&uld_state) != ULD_STATE_READY)
+    if (atomic_load(&uld_state) != ULD_STATE_READY || !in_own_process())
         return status;
     uld_busy++;
     exit_outputs();
@@ -715,7 +729,7 @@ int uld_exit_status(int status)
 
 void uld_process_exit(void)
 {
-    if (atomic_load(&uld_state) != ULD_STATE_READY)
+    if (atomic_load(&uld_state) != ULD_STATE_READY || !in_own_process())
         return;
     uld_busy++;
     exit_outputs();
