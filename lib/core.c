@@ -8,6 +8,7 @@
 
 #include "chain.h"
 #include "config.h"
+#include "forkset.h"
 #include "report.h"
 #include "stack.h"
 
@@ -34,6 +35,18 @@ enum { ACT_NONE, ACT_PUSH, ACT_NEST, ACT_OVERFLOW };
 
 static void thread_key_destructor(void *arg);
 
+/*
+ * The process whose state this memory is.  A vfork child runs in its
+ * parent's memory until it execs or calls _exit: getpid() differs there,
+ * and what the parent owns (outputs, counters, summary) is left alone.
+ */
+static pid_t own_pid;
+
+static int in_own_process(void)
+{
+    return getpid() == own_pid;
+}
+
 void uld_init(void)
 {
     int expected = ULD_STATE_OFF;
@@ -41,6 +54,7 @@ void uld_init(void)
         return;
     uld_busy++;
     int saved = errno;
+    own_pid = getpid();
     uld_config_parse(getenv("ULOCKDEP_OPTIONS"));
     int ok = uld_lockmap_init();
     if (!uld_chain_init((int)uld_config.chain_cache_bits))
@@ -645,12 +659,18 @@ void uld_thread_started(const struct uld_thread_token *tok)
     uld_leave();
 }
 
-/* Hold every validator lock across fork so the child's copy is consistent. */
+/*
+ * Hold every validator lock across fork so the child's copy is consistent,
+ * and note which locks the other threads hold: those die with them.
+ */
 void uld_fork_prepare(void)
 {
     uld_busy++;
     uld_report_lock_for_fork(1);
     uld_mutex_lock(&uld_graph_lock);
+    struct uld_thread *self = uld_self == ULD_THREAD_DEAD ? NULL : uld_self;
+    uld_forkset_clear();
+    uld_threads_held_elsewhere(self, uld_forkset_add);
     uld_busy--;
 }
 
@@ -664,15 +684,26 @@ void uld_fork_parent(void)
 
 int uld_forked_child;
 
+/*
+ * A lock the child finds unlocked was released before the fork (the
+ * snapshot is racy by nature) or re-initialised since: it leaves the set.
+ * One still locked and in the set is held by a thread gone with the fork,
+ * unless the forking thread itself holds it too (read-held by both).
+ */
 void uld_fork_child_touch(const void *lock, int owner_tid, uintptr_t ip)
 {
-    if (owner_tid == 0)
+    uintptr_t addr = (uintptr_t)lock;
+    if (owner_tid == 0) {
+        if (uld_forkset_remove(addr) && uld_forkset_count() == 0)
+            uld_forked_child = 0; /* nothing left to check: fast path again */
+        return;
+    }
+    if (!uld_forkset_has(addr))
         return;
     struct uld_thread *t = uld_enter();
     if (!t)
         return;
-    uintptr_t addr = (uintptr_t)lock;
-    if (uld_held_find(t, addr) < 0) { /* not ours: another thread held it at fork */
+    if (uld_held_find(t, addr) < 0) {
         int saved = errno;
         uld_mutex_lock(&uld_graph_lock);
         uld_check_fork_holding(t, addr, owner_tid, ip);
@@ -685,8 +716,10 @@ void uld_fork_child_touch(const void *lock, int owner_tid, uintptr_t ip)
 
 void uld_fork_child(void)
 {
-    uld_forked_child = 1;
-    uld_fast_self = NULL; /* the child checks every acquisition (fork-holding) */
+    own_pid = getpid();
+    /* the child checks every acquisition while some lock may be a dead thread's */
+    uld_forked_child = uld_forkset_count() > 0;
+    uld_fast_self = NULL;
     uld_tid_reset();
     uld_mutex_reset(&uld_graph_lock);
     uld_arena_after_fork_child();
@@ -711,7 +744,7 @@ static void exit_outputs(void)
 
 int uld_exit_status(int status)
 {
-    if (atomic_load(&uld_state) != ULD_STATE_READY)
+    if (atomic_load(&uld_state) != ULD_STATE_READY || !in_own_process())
         return status;
     uld_busy++;
     exit_outputs();
@@ -723,7 +756,7 @@ int uld_exit_status(int status)
 
 void uld_process_exit(void)
 {
-    if (atomic_load(&uld_state) != ULD_STATE_READY)
+    if (atomic_load(&uld_state) != ULD_STATE_READY || !in_own_process())
         return;
     uld_busy++;
     exit_outputs();

@@ -40,8 +40,8 @@ static void futex_wake_one(_Atomic int *addr)
 
 /*
  * Drepper's three-state futex mutex, made re-entrant for its owner: the
- * fork wrapper holds the validator's locks across fork(), and the
- * program's atfork handlers run in between and may need them.
+ * validator's atfork handlers hold its locks across fork(), and a signal
+ * handler may run on the forking thread in between.
  */
 void uld_mutex_lock(struct uld_mutex *m)
 {

@@ -164,6 +164,20 @@ void uld_threads_after_fork_child(struct uld_thread *self)
     }
 }
 
+/* fork's prepare step: what the threads that will not exist in the child hold. */
+void uld_threads_held_elsewhere(const struct uld_thread *self, void (*fn)(uintptr_t addr))
+{
+    uld_mutex_lock(&thread_lock);
+    for (struct uld_thread *t = registry; t; t = t->next) {
+        if (t == self)
+            continue;
+        int depth = t->depth; /* racy: the thread may be locking right now */
+        for (int i = 0; i < depth && i < ULD_MAX_HELD; i++)
+            fn(t->held[i].addr);
+    }
+    uld_mutex_unlock(&thread_lock);
+}
+
 int uld_held_find(const struct uld_thread *t, uintptr_t addr)
 {
     for (int i = t->depth - 1; i >= 0; i--)

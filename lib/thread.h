@@ -113,6 +113,8 @@ int uld_thread_info(uint32_t serial, struct uld_thread_info *out) ULD_HIDDEN;
 void uld_thread_destroy(struct uld_thread *t) ULD_HIDDEN;
 void uld_thread_refresh_name(struct uld_thread *t) ULD_HIDDEN;
 void uld_threads_after_fork_child(struct uld_thread *self) ULD_HIDDEN;
+/* fn(addr) for every lock held by a thread other than self (under thread_lock). */
+void uld_threads_held_elsewhere(const struct uld_thread *self, void (*fn)(uintptr_t addr)) ULD_HIDDEN;
 /* A consistent-enough copy of one thread for the watchdog (racy by nature). */
 #define ULD_SNAP_HELD 16
 struct uld_thread_snap {

@@ -74,6 +74,15 @@ static inline int mutex_owner(const pthread_mutex_t *m)
     return __atomic_load_n(&m->__data.__lock, __ATOMIC_RELAXED) ? ULD_OWNER_SOMEONE : 0;
 }
 
+/*
+ * Owner for the fork-holding check in a fork child: a process-shared lock
+ * counts as unlocked, since another process may hold it and release it.
+ */
+static inline int mutex_fork_owner(const pthread_mutex_t *m)
+{
+    return (m->__data.__kind & GLIBC_MUTEX_PSHARED) ? 0 : mutex_owner(m);
+}
+
 static inline int mutex_locked(const pthread_mutex_t *m)
 {
     return __atomic_load_n(&m->__data.__lock, __ATOMIC_RELAXED) != 0;
@@ -91,6 +100,11 @@ static inline int rwlock_owner(const pthread_rwlock_t *rw)
     if (writer)
         return writer;
     return rwlock_locked(rw) ? ULD_OWNER_SOMEONE : 0;
+}
+
+static inline int rwlock_fork_owner(const pthread_rwlock_t *rw)
+{
+    return rw->__data.__shared ? 0 : rwlock_owner(rw);
 }
 
 /* x86_64 glibc: pthread_spin_init is pthread_spin_unlock, storing 1; lock decrements. */

@@ -90,23 +90,23 @@ ULD_WRAPPER int pthread_mutex_destroy(pthread_mutex_t *m)
 
 ULD_WRAPPER int pthread_mutex_lock(pthread_mutex_t *m)
 {
-    ACQUIRE(m, mutex_desc(m), MUTEX_TAG(m), 0, mutex_owner(m), REAL(pthread_mutex_lock)(m));
+    ACQUIRE(m, mutex_desc(m), MUTEX_TAG(m), 0, mutex_fork_owner(m), REAL(pthread_mutex_lock)(m));
 }
 
 ULD_WRAPPER int pthread_mutex_trylock(pthread_mutex_t *m)
 {
-    ACQUIRE(m, mutex_desc(m), MUTEX_TAG(m), ULD_AF_TRY, mutex_owner(m), REAL(pthread_mutex_trylock)(m));
+    ACQUIRE(m, mutex_desc(m), MUTEX_TAG(m), ULD_AF_TRY, mutex_fork_owner(m), REAL(pthread_mutex_trylock)(m));
 }
 
 ULD_WRAPPER int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *ts)
 {
-    ACQUIRE(m, mutex_desc(m), MUTEX_TAG(m), 0, mutex_owner(m), REAL(pthread_mutex_timedlock)(m, ts));
+    ACQUIRE(m, mutex_desc(m), MUTEX_TAG(m), 0, mutex_fork_owner(m), REAL(pthread_mutex_timedlock)(m, ts));
 }
 
 ULD_WRAPPER int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clk,
                                         const struct timespec *ts)
 {
-    ACQUIRE(m, mutex_desc(m), MUTEX_TAG(m), 0, mutex_owner(m), REAL(pthread_mutex_clocklock)(m, clk, ts));
+    ACQUIRE(m, mutex_desc(m), MUTEX_TAG(m), 0, mutex_fork_owner(m), REAL(pthread_mutex_clocklock)(m, clk, ts));
 }
 
 ULD_WRAPPER int pthread_mutex_unlock(pthread_mutex_t *m)
@@ -128,44 +128,44 @@ ULD_WRAPPER int pthread_rwlock_destroy(pthread_rwlock_t *rw)
 
 ULD_WRAPPER int pthread_rwlock_rdlock(pthread_rwlock_t *rw)
 {
-    ACQUIRE(rw, rwlock_desc(rw), RWLOCK_TAG(rw), ULD_AF_READ, rwlock_owner(rw), REAL(pthread_rwlock_rdlock)(rw));
+    ACQUIRE(rw, rwlock_desc(rw), RWLOCK_TAG(rw), ULD_AF_READ, rwlock_fork_owner(rw), REAL(pthread_rwlock_rdlock)(rw));
 }
 
 ULD_WRAPPER int pthread_rwlock_tryrdlock(pthread_rwlock_t *rw)
 {
-    ACQUIRE(rw, rwlock_desc(rw), RWLOCK_TAG(rw), ULD_AF_READ | ULD_AF_TRY, rwlock_owner(rw), REAL(pthread_rwlock_tryrdlock)(rw));
+    ACQUIRE(rw, rwlock_desc(rw), RWLOCK_TAG(rw), ULD_AF_READ | ULD_AF_TRY, rwlock_fork_owner(rw), REAL(pthread_rwlock_tryrdlock)(rw));
 }
 
 ULD_WRAPPER int pthread_rwlock_timedrdlock(pthread_rwlock_t *rw, const struct timespec *ts)
 {
-    ACQUIRE(rw, rwlock_desc(rw), RWLOCK_TAG(rw), ULD_AF_READ, rwlock_owner(rw), REAL(pthread_rwlock_timedrdlock)(rw, ts));
+    ACQUIRE(rw, rwlock_desc(rw), RWLOCK_TAG(rw), ULD_AF_READ, rwlock_fork_owner(rw), REAL(pthread_rwlock_timedrdlock)(rw, ts));
 }
 
 ULD_WRAPPER int pthread_rwlock_clockrdlock(pthread_rwlock_t *rw, clockid_t clk,
                                            const struct timespec *ts)
 {
-    ACQUIRE(rw, rwlock_desc(rw), RWLOCK_TAG(rw), ULD_AF_READ, rwlock_owner(rw), REAL(pthread_rwlock_clockrdlock)(rw, clk, ts));
+    ACQUIRE(rw, rwlock_desc(rw), RWLOCK_TAG(rw), ULD_AF_READ, rwlock_fork_owner(rw), REAL(pthread_rwlock_clockrdlock)(rw, clk, ts));
 }
 
 ULD_WRAPPER int pthread_rwlock_wrlock(pthread_rwlock_t *rw)
 {
-    ACQUIRE(rw, rwlock_desc(rw), RWLOCK_TAG(rw), 0, rwlock_owner(rw), REAL(pthread_rwlock_wrlock)(rw));
+    ACQUIRE(rw, rwlock_desc(rw), RWLOCK_TAG(rw), 0, rwlock_fork_owner(rw), REAL(pthread_rwlock_wrlock)(rw));
 }
 
 ULD_WRAPPER int pthread_rwlock_trywrlock(pthread_rwlock_t *rw)
 {
-    ACQUIRE(rw, rwlock_desc(rw), RWLOCK_TAG(rw), ULD_AF_TRY, rwlock_owner(rw), REAL(pthread_rwlock_trywrlock)(rw));
+    ACQUIRE(rw, rwlock_desc(rw), RWLOCK_TAG(rw), ULD_AF_TRY, rwlock_fork_owner(rw), REAL(pthread_rwlock_trywrlock)(rw));
 }
 
 ULD_WRAPPER int pthread_rwlock_timedwrlock(pthread_rwlock_t *rw, const struct timespec *ts)
 {
-    ACQUIRE(rw, rwlock_desc(rw), RWLOCK_TAG(rw), 0, rwlock_owner(rw), REAL(pthread_rwlock_timedwrlock)(rw, ts));
+    ACQUIRE(rw, rwlock_desc(rw), RWLOCK_TAG(rw), 0, rwlock_fork_owner(rw), REAL(pthread_rwlock_timedwrlock)(rw, ts));
 }
 
 ULD_WRAPPER int pthread_rwlock_clockwrlock(pthread_rwlock_t *rw, clockid_t clk,
                                            const struct timespec *ts)
 {
-    ACQUIRE(rw, rwlock_desc(rw), RWLOCK_TAG(rw), 0, rwlock_owner(rw), REAL(pthread_rwlock_clockwrlock)(rw, clk, ts));
+    ACQUIRE(rw, rwlock_desc(rw), RWLOCK_TAG(rw), 0, rwlock_fork_owner(rw), REAL(pthread_rwlock_clockwrlock)(rw, clk, ts));
 }
 
 ULD_WRAPPER int pthread_rwlock_unlock(pthread_rwlock_t *rw)

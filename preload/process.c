@@ -11,6 +11,7 @@
 #include "../lib/hooks.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <link.h>
 #include <malloc.h>
 #include <stdatomic.h>
@@ -58,6 +59,8 @@ static int spawn_internal(void *(*fn)(void *), void *arg)
     return r;
 }
 
+static void register_own_atfork(void);
+
 void uld_preload_init(void)
 {
     if (atomic_exchange(&init_started, 1))
@@ -68,6 +71,7 @@ void uld_preload_init(void)
     struct text_query q = {(uintptr_t)&uld_preload_init, 0, 0};
     dl_iterate_phdr(find_own_object, &q);
     uld_set_own_text(q.lo, q.hi);
+    register_own_atfork();
     uld_init();
     atexit(uld_process_exit);
     uld_preload_ready = 1;
@@ -78,16 +82,40 @@ __attribute__((constructor(101))) static void preload_constructor(void)
     uld_preload_init();
 }
 
+/*
+ * The validator's fork steps run innermost, next to the real fork: glibc
+ * runs prepare handlers in reverse order of registration and parent/child
+ * handlers in order, so ours are registered before anyone else's.  The
+ * program's handlers take the program's locks, which may need the
+ * validator's locks while another thread still holds them: those must not
+ * be taken yet when the program's prepare handlers run.
+ */
+extern void *__dso_handle;
+static _Atomic int own_atfork; /* 1: registered, or being registered */
+
+static void register_own_atfork(void)
+{
+    if (atomic_load_explicit(&own_atfork, memory_order_relaxed) ||
+        atomic_exchange(&own_atfork, 1) || !REAL(__register_atfork))
+        return;
+    REAL(__register_atfork)(uld_fork_prepare, uld_fork_parent, uld_fork_child, __dso_handle);
+}
+
+/* pthread_atfork calls this from the program's own module, through the PLT. */
+ULD_WRAPPER int __register_atfork(void (*prepare)(void), void (*parent)(void),
+                                  void (*child)(void), void *dso)
+{
+    register_own_atfork();
+    if (!REAL(__register_atfork))
+        return ENOMEM; /* only while dlsym itself registers: cannot happen */
+    return REAL(__register_atfork)(prepare, parent, child, dso);
+}
+
+/* Only makes sure the validator (and so its atfork handlers) is set up. */
 ULD_WRAPPER pid_t fork(void)
 {
     uld_preload_ensure();
-    uld_fork_prepare();
-    pid_t pid = REAL(fork)();
-    if (pid == 0)
-        uld_fork_child();
-    else
-        uld_fork_parent();
-    return pid;
+    return REAL(fork)();
 }
 
 /* Cheap unless the block may hold a tracked lock (a bitmap test). */

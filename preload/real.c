@@ -26,6 +26,25 @@ static void *must(const char *name, void *p)
     return p;
 }
 
+/*
+ * The allocator's functions pair with whichever malloc the process uses.
+ * A program that defines malloc & co. itself (glibc's "Replacing malloc",
+ * a statically linked jemalloc) comes before us in the lookup order: its
+ * functions are then the real ones, for the wrappers reached from our own
+ * code (-Bsymbolic binds it to them: symbolize.c frees what libdw
+ * allocated) as much as for anyone's.  Otherwise the next one after us.
+ */
+static void *allocator_fn(const char *name, void *ours)
+{
+    /* the global order from the program down; RTLD_DEFAULT would search
+     * this -Bsymbolic library first */
+    void *program = dlopen(NULL, RTLD_LAZY | RTLD_NOLOAD);
+    void *first = program ? dlsym(program, name) : NULL;
+    if (program)
+        dlclose(program);
+    return first && first != ours ? first : dlsym(RTLD_NEXT, name);
+}
+
 void uld_real_resolve(void)
 {
     if (resolving_here)
@@ -36,6 +55,10 @@ void uld_real_resolve(void)
 #define ULD_RESOLVE(name)                                                     \
     if (!uld_real.name)                                                       \
         uld_real.name = (__typeof__(name) *)must(#name, dlsym(RTLD_NEXT, #name));
+    if (!uld_real.free)
+        uld_real.free = (__typeof__(free) *)must("free", allocator_fn("free", (void *)free));
+    if (!uld_real.realloc)
+        uld_real.realloc = (__typeof__(realloc) *)must("realloc", allocator_fn("realloc", (void *)realloc));
     ULD_REAL_FUNCS(ULD_RESOLVE)
 #undef ULD_RESOLVE
 #pragma GCC diagnostic pop

@@ -28,10 +28,14 @@
     X(pthread_cond_clockwait)                                               \
     X(sem_init) X(sem_destroy) X(sem_wait) X(sem_trywait) X(sem_timedwait)  \
     X(sem_clockwait) X(sem_post)                                            \
-    X(pthread_create) X(fork) X(free) X(realloc)                            \
+    X(pthread_create) X(fork) X(__register_atfork) X(free) X(realloc)                            \
     X(sigaction) X(pthread_sigmask) X(sigprocmask) X(siginterrupt) X(_exit) \
     X(sighold) X(sigrelse) X(sigblock) X(sigsetmask)                        \
     X(longjmp) X(_longjmp) X(siglongjmp) X(__longjmp_chk)
+
+/* glibc's pthread_atfork (libc_nonshared.a) calls this; not declared either. */
+extern int __register_atfork(void (*prepare)(void), void (*parent)(void),
+                             void (*child)(void), void *dso);
 
 /* glibc's fortified longjmp, not declared in its headers. */
 extern void __longjmp_chk(sigjmp_buf env, int val) __attribute__((noreturn));
