@@ -8,6 +8,7 @@
 
 #include "chain.h"
 #include "config.h"
+#include "output.h"
 #include "report.h"
 #include "stack.h"
 
@@ -40,6 +41,7 @@ void uld_init(void)
         return;
     uld_busy++;
     int saved = errno;
+    uld_output_init();
     uld_config_parse(getenv("ULOCKDEP_OPTIONS"));
     int ok = uld_lockmap_init();
     if (!uld_chain_init((int)uld_config.chain_cache_bits))
@@ -678,7 +680,7 @@ static void exit_outputs(void)
     uld_report_flush();
     uld_graph_dump();
     if (uld_config.stats)
-        uld_stats_print(uld_report_log_fd());
+        uld_stats_print(uld_output_fd(ULD_OUT_LOG));
     uld_report_summary();
 }
 
