@@ -42,6 +42,7 @@ void uld_init(void)
     uld_busy++;
     int saved = errno;
     uld_output_init();
+    uld_bigstack_init();
     uld_config_parse(getenv("ULOCKDEP_OPTIONS"));
     int ok = uld_lockmap_init();
     if (!uld_chain_init((int)uld_config.chain_cache_bits))
@@ -167,18 +168,34 @@ static uint32_t node_id_of(struct uld_lock *l, unsigned subclass)
     return id;
 }
 
+struct validate_args {
+    struct uld_thread *t;
+    struct uld_lock *l;
+    unsigned subclass, mode;
+    uintptr_t ip;
+    uint64_t key;
+};
+
+static void validate_on_stack(void *arg)
+{
+    struct validate_args *v = arg;
+    uld_mutex_lock(&uld_graph_lock);
+    if (!uld_chain_contains(v->key)) {
+        uld_check_acquire(v->t, v->l, v->subclass, v->mode, v->ip);
+        uld_chain_insert(v->key);
+    }
+    uld_mutex_unlock(&uld_graph_lock);
+    uld_report_flush();
+}
+
+/* On a big stack: the program's may be small (see bigstack.c). */
 static void validate(struct uld_thread *t, struct uld_lock *l, unsigned subclass,
                      unsigned mode, uintptr_t ip, uint64_t key)
 {
     int saved = errno;
     uint64_t start = uld_now_ns();
-    uld_mutex_lock(&uld_graph_lock);
-    if (!uld_chain_contains(key)) {
-        uld_check_acquire(t, l, subclass, mode, ip);
-        uld_chain_insert(key);
-    }
-    uld_mutex_unlock(&uld_graph_lock);
-    uld_report_flush();
+    struct validate_args v = {t, l, subclass, mode, ip, key};
+    uld_bigstack_run(validate_on_stack, &v);
     t->slow_ns += uld_now_ns() - start;
     errno = saved;
 }
@@ -665,6 +682,7 @@ void uld_fork_child(void)
     uld_tid_reset();
     uld_mutex_reset(&uld_graph_lock);
     uld_arena_after_fork_child();
+    uld_bigstack_after_fork_child();
     uld_report_after_fork_child();
     struct uld_thread *self = uld_self == ULD_THREAD_DEAD ? NULL : uld_self;
     uld_threads_after_fork_child(self);

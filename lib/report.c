@@ -563,12 +563,9 @@ static int pending_urgent(void)
     return 0;
 }
 
-void uld_report_flush(void)
+static void flush_on_stack(void *unused)
 {
-    /* A signal handler must not symbolise (libdw allocates): unless the thread
-     * is about to hang, leave the reports to the next flush outside a handler. */
-    if (uld_in_signal_handler() && !pending_urgent())
-        return;
+    (void)unused;
     while (atomic_load(&pending)) {
         if (!uld_mutex_trylock(&report_lock))
             return; /* the holder prints ours before it lets go */
@@ -593,6 +590,17 @@ void uld_report_flush(void)
         }
         uld_mutex_unlock(&report_lock);
     }
+}
+
+/* Symbolisation (libdw) alone can need ~150 KiB of stack: on a big one. */
+void uld_report_flush(void)
+{
+    /* A signal handler must not symbolise (libdw allocates): unless the thread
+     * is about to hang, leave the reports to the next flush outside a handler. */
+    if (uld_in_signal_handler() && !pending_urgent())
+        return;
+    if (atomic_load(&pending))
+        uld_bigstack_run(flush_on_stack, NULL);
 }
 
 void uld_report_lock_for_fork(int lock)
