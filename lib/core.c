@@ -264,6 +264,24 @@ static void begin_acquire(struct uld_thread *t, struct uld_acq *a, uintptr_t add
     }
 }
 
+/* A handler may run on a small sigaltstack (8 KiB is common): a first
+ * acquisition there (class key from a stack capture, validation) runs on a
+ * big stack; see bigstack.c. */
+struct acquire_args {
+    struct uld_thread *t;
+    struct uld_acq *a;
+    uintptr_t addr;
+    struct uld_lockdesc d;
+    unsigned mode, subclass;
+    uintptr_t ip;
+};
+
+static void begin_acquire_on_stack(void *arg)
+{
+    struct acquire_args *x = arg;
+    begin_acquire(x->t, x->a, x->addr, x->d, x->mode, x->subclass, x->ip);
+}
+
 int uld_acquire_begin(struct uld_acq *a, const void *lock, struct uld_lockdesc d,
                       unsigned af, uintptr_t ip)
 {
@@ -278,7 +296,12 @@ int uld_acquire_begin(struct uld_acq *a, const void *lock, struct uld_lockdesc d
         subclass = t->nest_subclass;
         t->nest_addr = 0;
     }
-    begin_acquire(t, a, addr, d, mode, subclass, ip);
+    if (unlikely(t->in_signal)) {
+        struct acquire_args x = {t, a, addr, d, mode, subclass, ip};
+        uld_bigstack_run(begin_acquire_on_stack, &x);
+    } else {
+        begin_acquire(t, a, addr, d, mode, subclass, ip);
+    }
     uld_leave();
     return 1;
 }
@@ -573,17 +596,40 @@ void uld_sem_acquired(const void *sem)
     uld_leave();
 }
 
-void uld_wake(const void *obj, int type, uintptr_t ip)
+struct wake_args {
+    struct uld_thread *t;
+    const void *obj;
+    int type;
+    uintptr_t ip;
+};
+
+static void wake(struct uld_thread *t, const void *obj, int type, uintptr_t ip)
 {
-    struct uld_thread *t = uld_enter();
-    if (!t)
-        return;
     struct uld_lock *w = object_get((uintptr_t)obj, (struct uld_lockdesc){.type = (uint8_t)type, .flags = 0}, ip);
     /* a post after this thread's own wait depends on more than the held locks */
     int cacheable = t->sem_addr != (uintptr_t)obj &&
                     !(w && uld_waitobj_new_thread(w, t->serial, 1));
     if (w && !t->disabled)
         check_once(t, w, ULD_MODE_WAKE, ip, uld_check_wake, cacheable);
+}
+
+static void wake_on_stack(void *arg)
+{
+    struct wake_args *x = arg;
+    wake(x->t, x->obj, x->type, x->ip);
+}
+
+void uld_wake(const void *obj, int type, uintptr_t ip)
+{
+    struct uld_thread *t = uld_enter();
+    if (!t)
+        return;
+    if (unlikely(t->in_signal)) { /* sem_post is async-signal-safe: as above */
+        struct wake_args x = {t, obj, type, ip};
+        uld_bigstack_run(wake_on_stack, &x);
+    } else {
+        wake(t, obj, type, ip);
+    }
     uld_leave();
 }
 
