@@ -603,6 +603,14 @@ void uld_report_flush(void)
         uld_bigstack_run(flush_on_stack, NULL);
 }
 
+/* Symbolisation is serialised by report_lock (see symbolize.c). */
+void uld_report_pin_module(uintptr_t addr)
+{
+    uld_mutex_lock(&report_lock);
+    uld_symbolize_pin_module(addr);
+    uld_mutex_unlock(&report_lock);
+}
+
 void uld_report_lock_for_fork(int lock)
 {
     if (lock)

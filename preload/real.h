@@ -6,6 +6,7 @@
 #ifndef ULD_PRELOAD_REAL_H
 #define ULD_PRELOAD_REAL_H
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <setjmp.h>
@@ -31,7 +32,7 @@
     X(pthread_create) X(fork) X(free) X(realloc)                            \
     X(sigaction) X(pthread_sigmask) X(sigprocmask) X(siginterrupt) X(_exit) \
     X(sighold) X(sigrelse) X(sigblock) X(sigsetmask)                        \
-    X(longjmp) X(_longjmp) X(siglongjmp) X(__longjmp_chk)
+    X(longjmp) X(_longjmp) X(siglongjmp) X(__longjmp_chk) X(dlclose)
 
 /* glibc's fortified longjmp, not declared in its headers. */
 extern void __longjmp_chk(sigjmp_buf env, int val) __attribute__((noreturn));
