@@ -9,6 +9,7 @@
 #include "chain.h"
 #include "config.h"
 #include "forkset.h"
+#include "output.h"
 #include "report.h"
 #include "stack.h"
 
@@ -55,6 +56,8 @@ void uld_init(void)
     uld_busy++;
     int saved = errno;
     own_pid = getpid();
+    uld_output_init();
+    uld_bigstack_init();
     uld_config_parse(getenv("ULOCKDEP_OPTIONS"));
     int ok = uld_lockmap_init();
     if (!uld_chain_init((int)uld_config.chain_cache_bits))
@@ -69,6 +72,23 @@ void uld_init(void)
     atomic_store(&uld_state, ok ? ULD_STATE_READY : ULD_STATE_FAILED);
     if (ok)
         uld_watchdog_start();
+}
+
+static void pin_module_on_stack(void *arg)
+{
+    uld_report_pin_module(*(uintptr_t *)arg);
+}
+
+void uld_module_unloading(uintptr_t addr)
+{
+    struct uld_thread *t = uld_enter();
+    if (!t)
+        return;
+    int saved = errno;
+    if (!t->in_signal) /* libdw allocates; reading DWARF wants a big stack */
+        uld_bigstack_run(pin_module_on_stack, &addr);
+    errno = saved;
+    uld_leave();
 }
 
 int uld_self_tid(void)
@@ -180,18 +200,34 @@ static uint32_t node_id_of(struct uld_lock *l, unsigned subclass)
     return id;
 }
 
+struct validate_args {
+    struct uld_thread *t;
+    struct uld_lock *l;
+    unsigned subclass, mode;
+    uintptr_t ip;
+    uint64_t key;
+};
+
+static void validate_on_stack(void *arg)
+{
+    struct validate_args *v = arg;
+    uld_mutex_lock(&uld_graph_lock);
+    if (!uld_chain_contains(v->key)) {
+        uld_check_acquire(v->t, v->l, v->subclass, v->mode, v->ip);
+        uld_chain_insert(v->key);
+    }
+    uld_mutex_unlock(&uld_graph_lock);
+    uld_report_flush();
+}
+
+/* On a big stack: the program's may be small (see bigstack.c). */
 static void validate(struct uld_thread *t, struct uld_lock *l, unsigned subclass,
                      unsigned mode, uintptr_t ip, uint64_t key)
 {
     int saved = errno;
     uint64_t start = uld_now_ns();
-    uld_mutex_lock(&uld_graph_lock);
-    if (!uld_chain_contains(key)) {
-        uld_check_acquire(t, l, subclass, mode, ip);
-        uld_chain_insert(key);
-    }
-    uld_mutex_unlock(&uld_graph_lock);
-    uld_report_flush();
+    struct validate_args v = {t, l, subclass, mode, ip, key};
+    uld_bigstack_run(validate_on_stack, &v);
     t->slow_ns += uld_now_ns() - start;
     errno = saved;
 }
@@ -260,6 +296,24 @@ static void begin_acquire(struct uld_thread *t, struct uld_acq *a, uintptr_t add
     }
 }
 
+/* A handler may run on a small sigaltstack (8 KiB is common): a first
+ * acquisition there (class key from a stack capture, validation) runs on a
+ * big stack; see bigstack.c. */
+struct acquire_args {
+    struct uld_thread *t;
+    struct uld_acq *a;
+    uintptr_t addr;
+    struct uld_lockdesc d;
+    unsigned mode, subclass;
+    uintptr_t ip;
+};
+
+static void begin_acquire_on_stack(void *arg)
+{
+    struct acquire_args *x = arg;
+    begin_acquire(x->t, x->a, x->addr, x->d, x->mode, x->subclass, x->ip);
+}
+
 int uld_acquire_begin(struct uld_acq *a, const void *lock, struct uld_lockdesc d,
                       unsigned af, uintptr_t ip)
 {
@@ -274,7 +328,12 @@ int uld_acquire_begin(struct uld_acq *a, const void *lock, struct uld_lockdesc d
         subclass = t->nest_subclass;
         t->nest_addr = 0;
     }
-    begin_acquire(t, a, addr, d, mode, subclass, ip);
+    if (unlikely(t->in_signal)) {
+        struct acquire_args x = {t, a, addr, d, mode, subclass, ip};
+        uld_bigstack_run(begin_acquire_on_stack, &x);
+    } else {
+        begin_acquire(t, a, addr, d, mode, subclass, ip);
+    }
     uld_leave();
     return 1;
 }
@@ -569,17 +628,40 @@ void uld_sem_acquired(const void *sem)
     uld_leave();
 }
 
-void uld_wake(const void *obj, int type, uintptr_t ip)
+struct wake_args {
+    struct uld_thread *t;
+    const void *obj;
+    int type;
+    uintptr_t ip;
+};
+
+static void wake(struct uld_thread *t, const void *obj, int type, uintptr_t ip)
 {
-    struct uld_thread *t = uld_enter();
-    if (!t)
-        return;
     struct uld_lock *w = object_get((uintptr_t)obj, (struct uld_lockdesc){.type = (uint8_t)type, .flags = 0}, ip);
     /* a post after this thread's own wait depends on more than the held locks */
     int cacheable = t->sem_addr != (uintptr_t)obj &&
                     !(w && uld_waitobj_new_thread(w, t->serial, 1));
     if (w && !t->disabled)
         check_once(t, w, ULD_MODE_WAKE, ip, uld_check_wake, cacheable);
+}
+
+static void wake_on_stack(void *arg)
+{
+    struct wake_args *x = arg;
+    wake(x->t, x->obj, x->type, x->ip);
+}
+
+void uld_wake(const void *obj, int type, uintptr_t ip)
+{
+    struct uld_thread *t = uld_enter();
+    if (!t)
+        return;
+    if (unlikely(t->in_signal)) { /* sem_post is async-signal-safe: as above */
+        struct wake_args x = {t, obj, type, ip};
+        uld_bigstack_run(wake_on_stack, &x);
+    } else {
+        wake(t, obj, type, ip);
+    }
     uld_leave();
 }
 
@@ -723,6 +805,7 @@ void uld_fork_child(void)
     uld_tid_reset();
     uld_mutex_reset(&uld_graph_lock);
     uld_arena_after_fork_child();
+    uld_bigstack_after_fork_child();
     uld_report_after_fork_child();
     struct uld_thread *self = uld_self == ULD_THREAD_DEAD ? NULL : uld_self;
     uld_threads_after_fork_child(self);
@@ -738,7 +821,7 @@ static void exit_outputs(void)
     uld_report_flush();
     uld_graph_dump();
     if (uld_config.stats)
-        uld_stats_print(uld_report_log_fd());
+        uld_stats_print(uld_output_fd(ULD_OUT_LOG));
     uld_report_summary();
 }
 

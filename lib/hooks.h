@@ -158,6 +158,7 @@ void uld_fork_child(void);
 void uld_process_exit(void);          /* atexit: drain reports, exit status */
 int uld_exit_status(int status);      /* _exit: drain reports; the status to use */
 int uld_self_tid(void);               /* cached gettid() */
+void uld_module_unloading(uintptr_t addr); /* dlclose, before the real one: any address in it */
 /* libulockdep's own code, skipped at the top of captured stacks */
 void uld_set_own_text(uintptr_t lo, uintptr_t hi);
 

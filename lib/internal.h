@@ -77,6 +77,11 @@ void uld_unmap(void *p, size_t size) ULD_HIDDEN;
 size_t uld_arena_bytes(void) ULD_HIDDEN;
 void uld_arena_after_fork_child(void) ULD_HIDDEN;
 
+/* ---- bigstack.c: heavy work off the program's (maybe small) stack ---- */
+void uld_bigstack_init(void) ULD_HIDDEN;      /* maps the stacks; not in a handler */
+void uld_bigstack_run(void (*fn)(void *), void *arg) ULD_HIDDEN; /* in place if none free */
+void uld_bigstack_after_fork_child(void) ULD_HIDDEN;
+
 /* ---- fmt.c: formatting without malloc -------------------------------- */
 struct uld_buf {
     char *data;

@@ -15,6 +15,7 @@
 #include "config.h"
 #include "graph.h"
 #include "hooks.h"
+#include "output.h"
 #include "lock.h"
 #include "stack.h"
 #include "suppress.h"
@@ -41,7 +42,6 @@ static struct uld_report *_Atomic pending;
 static struct seen_key *seen;
 static _Atomic long nerrors, nwarnings, nsuppressed; /* as printed */
 static struct uld_suppression *suppressions;
-static int log_fd = 2, json_fd = -1;
 static char *emit_buf;
 static const char *limits_reported[8];
 static _Atomic int summary_printed;
@@ -181,31 +181,23 @@ int uld_report_suppressed(const struct uld_report *r, struct uld_suppression *li
 
 /* ---- outputs ----------------------------------------------------------- */
 
-static int open_output(const char *option, const char *path)
+static int open_output(enum uld_out which, const char *option, const char *path)
 {
     char expanded[ULD_PATH_MAX + 32];
     uld_config_expand_path(path, expanded, sizeof(expanded));
-    int fd = open(expanded, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    int fd = uld_output_open(which, expanded);
     if (fd < 0)
         uld_warn("cannot open %s '%s' (%s); %s", option, expanded, strerror(errno),
                  !strcmp(option, "log_path") ? "reports go to stderr" : "no JSON output");
     return fd;
 }
 
-int uld_report_log_fd(void)
-{
-    return log_fd;
-}
-
 int uld_report_open_outputs(void)
 {
-    if (uld_config.log_path[0]) {
-        int fd = open_output("log_path", uld_config.log_path);
-        if (fd >= 0)
-            log_fd = fd;
-    }
+    if (uld_config.log_path[0])
+        open_output(ULD_OUT_LOG, "log_path", uld_config.log_path);
     if (uld_config.json_path[0])
-        json_fd = open_output("json_path", uld_config.json_path);
+        open_output(ULD_OUT_JSON, "json_path", uld_config.json_path);
     if (uld_config.suppressions[0])
         suppressions = uld_supp_load(uld_config.suppressions, is_kind_name, suppression_error);
     return 1;
@@ -527,7 +519,7 @@ static void emit_json(const struct uld_report *r, const char *text, const char *
     uld_json_emit(&b, r, text, signature);
     uld_buf_putc(&b, '\n');
     if (b.len + 1 < b.cap) /* a truncated line would not parse: drop it */
-        uld_write_all(json_fd, b.data, b.len);
+        uld_output_write(ULD_OUT_JSON, b.data, b.len);
 }
 
 static void emit(const struct uld_report *r)
@@ -543,13 +535,13 @@ static void emit(const struct uld_report *r)
     if (uld_config.verbosity == 0 && r->kind != ULD_R_LIMIT) {
         char line[512];
         struct uld_buf b;
-        uld_buf_init(&b, line, sizeof(line), log_fd);
+        uld_buf_init(&b, line, sizeof(line), uld_output_fd(ULD_OUT_LOG));
         uld_report_render_line(&b, r);
         uld_buf_flush(&b);
     } else {
-        uld_write_all(log_fd, text.data, text.len);
+        uld_output_write(ULD_OUT_LOG, text.data, text.len);
     }
-    if (json_fd >= 0) {
+    if (uld_output_fd(ULD_OUT_JSON) >= 0) {
         char signature[24];
         uld_report_signature(r, signature, sizeof(signature));
         emit_json(r, uld_buf_cstr(&text), signature);
@@ -571,12 +563,9 @@ static int pending_urgent(void)
     return 0;
 }
 
-void uld_report_flush(void)
+static void flush_on_stack(void *unused)
 {
-    /* A signal handler must not symbolise (libdw allocates): unless the thread
-     * is about to hang, leave the reports to the next flush outside a handler. */
-    if (uld_in_signal_handler() && !pending_urgent())
-        return;
+    (void)unused;
     while (atomic_load(&pending)) {
         if (!uld_mutex_trylock(&report_lock))
             return; /* the holder prints ours before it lets go */
@@ -601,6 +590,25 @@ void uld_report_flush(void)
         }
         uld_mutex_unlock(&report_lock);
     }
+}
+
+/* Symbolisation (libdw) alone can need ~150 KiB of stack: on a big one. */
+void uld_report_flush(void)
+{
+    /* A signal handler must not symbolise (libdw allocates): unless the thread
+     * is about to hang, leave the reports to the next flush outside a handler. */
+    if (uld_in_signal_handler() && !pending_urgent())
+        return;
+    if (atomic_load(&pending))
+        uld_bigstack_run(flush_on_stack, NULL);
+}
+
+/* Symbolisation is serialised by report_lock (see symbolize.c). */
+void uld_report_pin_module(uintptr_t addr)
+{
+    uld_mutex_lock(&report_lock);
+    uld_symbolize_pin_module(addr);
+    uld_mutex_unlock(&report_lock);
 }
 
 void uld_report_lock_for_fork(int lock)
@@ -634,5 +642,5 @@ void uld_report_summary(void)
     if (s)
         uld_buf_printf(&b, " (%ld suppressed)", s);
     uld_buf_putc(&b, '\n');
-    uld_write_all(log_fd, b.data, b.len);
+    uld_output_write(ULD_OUT_LOG, b.data, b.len);
 }

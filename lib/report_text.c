@@ -18,18 +18,28 @@
 #include <unistd.h>
 
 
-static void put_frame(struct uld_buf *b, uintptr_t addr, int is_return)
+/* A frame no symbol names (stripped code, a module unloaded before we
+ * could read it) is "??", followed by the address unless a stack line
+ * printed it already. */
+static void put_frame_at(struct uld_buf *b, uintptr_t addr, int is_return, int addr_shown)
 {
     struct uld_frame_info fi;
     uld_symbolize(addr, is_return, &fi);
     if (fi.function)
         uld_buf_printf(b, "%s+0x%lx", fi.function, (unsigned long)fi.fn_offset);
     else
-        uld_buf_printf(b, "%p", (void *)addr);
+        uld_buf_puts(b, "??");
     if (fi.file)
         uld_buf_printf(b, " (%s:%d)", fi.file, fi.line);
     else if (fi.module)
         uld_buf_printf(b, " (%s+0x%lx)", fi.module, (unsigned long)fi.module_offset);
+    else if (!addr_shown)
+        uld_buf_printf(b, " (%p)", (void *)addr);
+}
+
+static void put_frame(struct uld_buf *b, uintptr_t addr, int is_return)
+{
+    put_frame_at(b, addr, is_return, 0);
 }
 
 static void put_stack(struct uld_buf *b, uint32_t stack_id, const char *indent)
@@ -42,7 +52,7 @@ static void put_stack(struct uld_buf *b, uint32_t stack_id, const char *indent)
     }
     for (int i = 0; i < n; i++) {
         uld_buf_printf(b, "%s#%-2d %p in ", indent, i, (void *)frames[i]);
-        put_frame(b, frames[i], 1);
+        put_frame_at(b, frames[i], 1, 1);
         uld_buf_putc(b, '\n');
     }
 }

@@ -38,6 +38,9 @@ void uld_symbolize(uintptr_t addr, int is_return, struct uld_frame_info *out) UL
 /* The loaded object containing addr: its path and addr's offset from its base. */
 int uld_module_of(uintptr_t addr, const char **path, uintptr_t *offset) ULD_HIDDEN;
 /* Name of the static object containing addr ("lock_a", offset 0x28); 0 if none. */
+/* Load the symbols and DWARF of the module containing addr now, while it
+ * is mapped, so frames in it can still be named after it is unloaded. */
+void uld_symbolize_pin_module(uintptr_t addr) ULD_HIDDEN;
 int uld_symbolize_data(uintptr_t addr, const char **symbol, uintptr_t *offset) ULD_HIDDEN;
 
 #endif

@@ -239,3 +239,22 @@ int uld_symbolize_data(uintptr_t addr, const char **symbol, uintptr_t *offset)
     return 1;
 }
 
+
+/*
+ * dlclose: the session keeps a module once reported (report_modules() only
+ * adds), and libdw reads it from its own file mapping, not the process's;
+ * but a module first looked at after the unload is no longer in
+ * /proc/self/maps and its frames could not be named.  So report it now and
+ * open its ELF, symbol table and DWARF.
+ */
+void uld_symbolize_pin_module(uintptr_t addr)
+{
+    if (!uld_config.symbolize)
+        return;
+    Dwfl_Module *m = module_of(addr);
+    if (!m)
+        return;
+    Dwarf_Addr bias;
+    dwfl_module_getdwarf(m, &bias); /* the ELF too; NULL without debug info is fine */
+    dwfl_module_getsymtab(m);
+}

@@ -5,6 +5,7 @@
  * handlers.
  */
 #include "internal.h"
+#include "output.h"
 
 #include <errno.h>
 #include <linux/futex.h>
@@ -127,7 +128,7 @@ void uld_warn(const char *fmt, ...)
     if (b.len >= sizeof(mem) - 1)
         b.len = sizeof(mem) - 2;
     b.data[b.len++] = '\n';
-    uld_write_all(2, b.data, b.len);
+    uld_output_write(ULD_OUT_STDERR, b.data, b.len);
 }
 
 void uld_assert_fail(const char *expr, const char *file, int line)

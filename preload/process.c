@@ -191,6 +191,22 @@ ULD_WRAPPER int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
     return r;
 }
 
+/* ---- modules --------------------------------------------------------- */
+
+/* Stored stacks may point into the library: let the validator read its
+ * symbols while it is still mapped.  l_ld (its dynamic section) is an
+ * address inside it. */
+ULD_WRAPPER int dlclose(void *handle)
+{
+    uld_preload_ensure();
+    struct link_map *lm = NULL;
+    void *h = handle;
+    __asm__("" : "+r"(h)); /* declared nonnull, yet programs pass NULL: keep the test */
+    if (h && uld_preload_ready && dlinfo(h, RTLD_DI_LINKMAP, &lm) == 0 && lm)
+        uld_module_unloading((uintptr_t)lm->l_ld);
+    return REAL(dlclose)(handle);
+}
+
 /* A direct _exit (common in fork children) still reports failure. */
 ULD_WRAPPER void _exit(int status)
 {

@@ -6,6 +6,7 @@
 #ifndef ULD_PRELOAD_REAL_H
 #define ULD_PRELOAD_REAL_H
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <setjmp.h>
@@ -31,7 +32,7 @@
     X(pthread_create) X(fork) X(__register_atfork) X(free) X(realloc)                            \
     X(sigaction) X(pthread_sigmask) X(sigprocmask) X(siginterrupt) X(_exit) \
     X(sighold) X(sigrelse) X(sigblock) X(sigsetmask)                        \
-    X(longjmp) X(_longjmp) X(siglongjmp) X(__longjmp_chk)
+    X(longjmp) X(_longjmp) X(siglongjmp) X(__longjmp_chk) X(dlclose)
 
 /* glibc's pthread_atfork (libc_nonshared.a) calls this; not declared either. */
 extern int __register_atfork(void (*prepare)(void), void (*parent)(void),
