@@ -39,9 +39,9 @@ static void *allocator_fn(const char *name, void *ours)
     /* the global order from the program down; RTLD_DEFAULT would search
      * this -Bsymbolic library first */
     void *program = dlopen(NULL, RTLD_LAZY | RTLD_NOLOAD);
+    /* not closed: the main program is never unloaded, and dlclose is our
+     * own wrapper, whose real function may not be resolved yet */
     void *first = program ? dlsym(program, name) : NULL;
-    if (program)
-        dlclose(program);
     return first && first != ours ? first : dlsym(RTLD_NEXT, name);
 }
 
