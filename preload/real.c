@@ -5,6 +5,7 @@
 #include "real.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <stdio.h>
 
 struct uld_real_table uld_real;
@@ -42,6 +43,14 @@ static void *allocator_fn(const char *name, void *ours)
     /* not closed: the main program is never unloaded, and dlclose is our
      * own wrapper, whose real function may not be resolved yet */
     void *first = program ? dlsym(program, name) : NULL;
+    /* A non-PIE program that takes free's address exports a PLT stub as
+     * its canonical address (an undefined symbol with a value): that is a
+     * way back into our own wrapper, not a definition. */
+    Dl_info info;
+    const ElfW(Sym) *sym = NULL;
+    if (first && (!dladdr1(first, &info, (void **)&sym, RTLD_DL_SYMENT) || !sym ||
+                  sym->st_shndx == SHN_UNDEF))
+        first = NULL;
     return first && first != ours ? first : dlsym(RTLD_NEXT, name);
 }
 
