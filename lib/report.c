@@ -512,14 +512,15 @@ void uld_rlock_name(const struct uld_rlock *l, char *out, size_t n)
     }
 }
 
-static void emit_json(const struct uld_report *r, const char *text, const char *signature)
+static void emit_json(int fd, const struct uld_report *r, const char *text,
+                      const char *signature)
 {
     struct uld_buf b;
     uld_buf_init(&b, emit_buf + TEXT_BUF_SIZE, EMIT_BUF_SIZE - TEXT_BUF_SIZE, -1);
     uld_json_emit(&b, r, text, signature);
     uld_buf_putc(&b, '\n');
     if (b.len + 1 < b.cap) /* a truncated line would not parse: drop it */
-        uld_output_write(ULD_OUT_JSON, b.data, b.len);
+        uld_write_all(fd, b.data, b.len);
 }
 
 static void emit(const struct uld_report *r)
@@ -541,10 +542,11 @@ static void emit(const struct uld_report *r)
     } else {
         uld_output_write(ULD_OUT_LOG, text.data, text.len);
     }
-    if (uld_output_fd(ULD_OUT_JSON) >= 0) {
+    int json_fd = uld_output_fd(ULD_OUT_JSON); /* checked once per report */
+    if (json_fd >= 0) {
         char signature[24];
         uld_report_signature(r, signature, sizeof(signature));
-        emit_json(r, uld_buf_cstr(&text), signature);
+        emit_json(json_fd, r, uld_buf_cstr(&text), signature);
     }
     if (uld_config.halt_on_error && uld_report_kind_is_error(r->kind)) {
         uld_warn("halt_on_error is set: aborting");

@@ -29,7 +29,7 @@
     X(pthread_cond_clockwait)                                               \
     X(sem_init) X(sem_destroy) X(sem_wait) X(sem_trywait) X(sem_timedwait)  \
     X(sem_clockwait) X(sem_post)                                            \
-    X(pthread_create) X(fork) X(__register_atfork) X(free) X(realloc)                            \
+    X(pthread_create) X(fork) X(__register_atfork) X(free) X(realloc)       \
     X(sigaction) X(pthread_sigmask) X(sigprocmask) X(siginterrupt) X(_exit) \
     X(sighold) X(sigrelse) X(sigblock) X(sigsetmask)                        \
     X(longjmp) X(_longjmp) X(siglongjmp) X(__longjmp_chk) X(dlclose)
