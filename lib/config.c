@@ -60,6 +60,9 @@ static const struct option_row options[] = {
     {"lock_tags", OPT_BOOL, OFF(lock_tags), 1, 0, 1,
      "keep each mutex/rwlock's identity in a word glibc leaves unused, so a lock built again "
      "at a reused address (stack, no destroy) is known to be new"},
+    {"follow_links", OPT_BOOL, OFF(follow_links), 0, 0, 1,
+     "write log_path/json_path/graph_path through a symbolic link (default: refuse one, "
+     "as a link in a shared directory may point anywhere)"},
     {"stats", OPT_BOOL, OFF(stats), 0, 0, 1,
      "print statistics at exit: locks, classes, edges, chain-cache hit rate, slow path"},
 };

@@ -185,11 +185,11 @@ static int open_output(enum uld_out which, const char *option, const char *path)
 {
     char expanded[ULD_PATH_MAX + 32];
     uld_config_expand_path(path, expanded, sizeof(expanded));
-    int fd = uld_output_open(which, expanded);
-    if (fd < 0)
-        uld_warn("cannot open %s '%s' (%s); %s", option, expanded, strerror(errno),
-                 !strcmp(option, "log_path") ? "reports go to stderr" : "no JSON output");
-    return fd;
+    int rc = uld_output_open(which, expanded); /* the file is created at its first report */
+    if (rc < 0)
+        uld_output_open_failed(option, expanded, errno,
+                               which == ULD_OUT_LOG ? "reports go to stderr" : "no JSON output");
+    return rc;
 }
 
 int uld_report_open_outputs(void)
@@ -520,7 +520,7 @@ static void emit_json(int fd, const struct uld_report *r, const char *text,
     uld_json_emit(&b, r, text, signature);
     uld_buf_putc(&b, '\n');
     if (b.len + 1 < b.cap) /* a truncated line would not parse: drop it */
-        uld_write_all(fd, b.data, b.len);
+        uld_output_write_fd(ULD_OUT_JSON, fd, b.data, b.len);
 }
 
 static void emit(const struct uld_report *r)
@@ -536,9 +536,9 @@ static void emit(const struct uld_report *r)
     if (uld_config.verbosity == 0 && r->kind != ULD_R_LIMIT) {
         char line[512];
         struct uld_buf b;
-        uld_buf_init(&b, line, sizeof(line), uld_output_fd(ULD_OUT_LOG));
+        uld_buf_init(&b, line, sizeof(line), -1);
         uld_report_render_line(&b, r);
-        uld_buf_flush(&b);
+        uld_output_write(ULD_OUT_LOG, b.data, b.len);
     } else {
         uld_output_write(ULD_OUT_LOG, text.data, text.len);
     }
