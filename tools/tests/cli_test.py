@@ -376,6 +376,60 @@ def merge_malformed(e):
 
 # ---- graph --------------------------------------------------------------------------
 
+def long_cycle_dumps(e, n):
+    """Two dumps: one takes classes C0..C{n-1} in order, the other C{n-1} then C0."""
+    def cls(i):
+        return json.dumps({"type": "class", "key": f"lib.so@0x{i:x}", "name": f"C{i}",
+                           "lock_type": "mutex", "site": "static", "at": None})
+
+    def edge(a, b):
+        return json.dumps({"type": "edge", "from": f"lib.so@0x{a:x}", "to": f"lib.so@0x{b:x}",
+                           "types": ["EN"], "gates": [], "from_acquired_at": None, "stack": []})
+    head = '{"type":"ulockdep-graph","version":1,"pid":%d,"program":"/bin/t%d"}'
+    e.write("long_a.graph", "\n".join([head % (1, 1)] + [cls(i) for i in range(n)] +
+                                      [edge(i, i + 1) for i in range(n - 1)]) + "\n")
+    e.write("long_b.graph", "\n".join([head % (2, 2), cls(0), cls(n - 1), edge(n - 1, 0)]) + "\n")
+
+
+@case
+def merge_long_cycle(e):
+    """A cycle longer than a report shows (64 classes) is one report, not one per edge."""
+    long_cycle_dumps(e, 300)
+    rc, reps, err = merge_json(e, "long_a.graph", "long_b.graph")
+    expect(rc == 1 and len(reps) == 1, f"one report for the 300-class cycle, got {len(reps)}",
+           err[-500:])
+    expect(len(reps[0]["cycle"]) <= 65, "cut to 64 classes", len(reps[0]["cycle"]))
+    rc, out, err = e.run("graph", "long_a.graph", "long_b.graph")
+    expect(out.count("cycle") < 10, "graph: one cycle listed", out[-800:])
+
+
+@case
+def parse_endless_lines(e):
+    """A line without an end (a binary file, /dev/zero) is capped, named and ends the file."""
+    env = {"ULOCKDEP_LINE_MAX": "4096"}
+    e.write("zeros.jsonl", "\0" * 10000)
+    e.write("long.jsonl", "x" * 10000 + "\n")
+    for cmd, path in (("report", "zeros.jsonl"), ("report", "long.jsonl"),
+                      ("graph", "zeros.jsonl")):
+        rc, out, err = e.run(cmd, path, env=env)
+        expect(rc == 2 and f"{path}:1: line longer than 4096 bytes; rest of the file skipped"
+               in err, f"{cmd} {path}: named and skipped (exit {rc})", err)
+    rc, out, err = e.run("report", "/dev/zero")  # the real cap, an endless input
+    expect(rc == 2 and "/dev/zero:1: line longer than 16777216 bytes" in err,
+           "report /dev/zero ends", err)
+
+
+@case
+def suppress_nul_byte(e):
+    """A NUL byte in a suppression file costs its line only."""
+    e.write("nul.supp", "self-deadlock:x\0y\nlock-order-inversion:lock_a\n")
+    rc, out, err = e.run("report", "--format", "json", "--suppressions", "nul.supp",
+                         "reports/run1.jsonl")
+    expect("nul.supp:1: contains a NUL byte; line ignored" in err, "the line is named", err)
+    names = [sorted(l["name"] for l in r.get("locks", [])) for r in json_lines(out)]
+    expect(["lock_a", "lock_b"] not in names, "the entry after the NUL still applies", names)
+
+
 @case
 def graph_dot(e):
     rc, out, err = e.run("graph", "--dot", "graphs/cross", "graphs/same/a.graph")
