@@ -14,6 +14,7 @@ struct uld_config {
     char json_path[ULD_PATH_MAX];  /* JSON Lines; empty: none */
     char graph_path[ULD_PATH_MAX]; /* class graph dump at exit; empty: none */
     char suppressions[ULD_PATH_MAX]; /* suppression file; empty: none */
+    char wrappers[ULD_PATH_MAX];   /* globs naming lock wrapper functions, ':'-separated */
     /* numeric options are all long: one parser, one table */
     long exitcode;                  /* exit status when errors were reported; 0: keep */
     long verbosity;                 /* 0 one line per report, 1 full reports, 2 debug */
@@ -30,6 +31,7 @@ struct uld_config {
     long watchdog_abort;            /* abort() after a deadlock-detected report */
     long stats;                     /* print statistics at exit */
     long lock_tags;                 /* store identity tags in unused words of lock objects */
+    long builtin_wrappers;          /* also skip the built-in lock-API wrapper names */
 };
 
 extern struct uld_config uld_config ULD_HIDDEN;

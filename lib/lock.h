@@ -134,6 +134,8 @@ long uld_class_count(void) ULD_HIDDEN;
 /* Every class, for dumps (graph_lock held). */
 void uld_class_for_each(void (*fn)(struct uld_class *, void *), void *arg) ULD_HIDDEN;
 int uld_addr_is_static(uintptr_t addr) ULD_HIDDEN;
+/* wrappers.c: is this return address inside a lock wrapper function?  graph_lock held. */
+int uld_in_wrapper(uintptr_t addr) ULD_HIDDEN;
 
 extern struct uld_graph uld_lock_graph ULD_HIDDEN;
 extern struct uld_graph uld_class_graph ULD_HIDDEN;
