@@ -176,6 +176,11 @@ int uld_report_suppressed(const struct uld_report *r, struct uld_suppression *li
     }
     for (int i = 0; i < r->nheld; i++)
         add_frame_strings(&ss, r->held[i].ip);
+    static char signature[48] = "signature:"; /* what --gen-suppressions writes */
+    if (r->kind != ULD_R_LIMIT) {
+        uld_report_signature(r, signature + 10, sizeof(signature) - 10);
+        ss.s[ss.n++] = signature;
+    }
     return uld_supp_match(list, kind_names[r->kind], ss.s, ss.n) != NULL;
 }
 
