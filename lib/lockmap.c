@@ -327,7 +327,7 @@ struct uld_lock *uld_lock_create(uintptr_t addr, struct uld_lockdesc d, int site
         key = first_use_key(ip, &site_stack);
     else if (site_kind == ULD_SITE_INIT)
         key = ip = init_site(ip, &site_stack);
-    struct uld_class *cls = uld_class_get(key, 0, 0, site_kind, d.type, NULL);
+    struct uld_class *cls = uld_class_get(key, 0, site_kind, d.type, NULL);
     if (cls && !cls->site_stack)
         cls->site_stack = site_stack;
     struct uld_lock *l = cls ? record_alloc() : NULL;
@@ -382,7 +382,7 @@ struct uld_class *uld_lock_class(struct uld_lock *l, unsigned subclass)
     if (!s)
         return l->cls;
     if (!s->cls)
-        s->cls = uld_class_get(l->cls->k.key, l->cls->k.caller, subclass, (int)l->cls->k.kind,
+        s->cls = uld_class_get(l->cls->k.key, subclass, (int)l->cls->k.kind,
                                l->type, NULL);
     return s->cls ? s->cls : l->cls;
 }

@@ -31,7 +31,8 @@
  * raw symbol names; C++ constructors by their mangled `<class>C1E`/`C2E`). */
 static const char builtin_globs[] =
     "*mtx_init*:*mutex_init*:*mutex_create*:*mutex_alloc*:*MutexAlloc*:*lock_alloc*:"
-    "*rwlock_init*:*spinlock_init*:new_lock*:init_mutex*:*MutexC1E*:*MutexC2E*:"
+    "*rwlock_init*:*spinlock_init*:*_lock_init:*_lock_new:new_lock*:init_mutex*:"
+    "*MutexC1E*:*MutexC2E*:"
     "*LockC1E*:*LockC2E*:*mtx_lock*:*mutex_lock*:*Mutex4Lock*:*mutex4lock*";
 
 struct fn_range {

@@ -13,6 +13,10 @@
    foo_b.
 3. stripped: build 1 with every symbol stripped: static locks are named
    module+0xOFF, never a runtime address.
+4. stripped library: libfakecrypto.so (stripped; its locks all made by the
+   exported CRYPTO_THREAD_lock_new from internal constructors, plus a static
+   rwlock): two classes get two names, module+0xOFF of the site outside
+   the allocator, the same in two processes; the static one module+0xOFF.
 """
 import argparse
 import json
@@ -178,6 +182,34 @@ def stripped(args, tmp, prog):
     print(f"ok   stripped: static locks {statics}")
 
 
+def stripped_library(args, tmp):
+    d = f"{tmp}/fakecrypto"
+    os.makedirs(d)
+    lib = f"{d}/libfakecrypto.so"
+    rc, _, err = sh(args.cc, "-g", "-O1", "-pthread", "-shared", "-fPIC", "-o", lib,
+                    os.path.join(HERE, "fakecrypto.c"))
+    rc2, _, err2 = sh("strip", "--strip-all", lib)
+    rc3, _, err3 = sh(args.cc, "-g", "-O1", "-pthread", "-o", f"{d}/user",
+                      os.path.join(HERE, "fakecrypto_user.c"), f"-L{d}", "-lfakecrypto",
+                      f"-Wl,-rpath,{d}")
+    if rc or rc2 or rc3:
+        fail("cannot build libfakecrypto.so and its user", err, err2, err3)
+    runs = []
+    for i in (1, 2):
+        reports, _ = run(args, f"{d}/user", f"ulockdep.{200 + i}", d)
+        runs.append(sorted(sorted(l["name"] for l in r["locks"]) for r in reports
+                           if r["kind"] == "lock-order-inversion"))
+    if runs[0] != runs[1]:
+        fail("names must be the same in every process", *runs)
+    names = {n for r in runs[0] for n in r}
+    heap = sorted(n for n in names if re.fullmatch(r"libfakecrypto\.so\+0x[0-9a-f]+#1", n))
+    static = sorted(n for n in names if re.fullmatch(r"libfakecrypto\.so\+0x[0-9a-f]+", n))
+    if len(heap) != 2 or len(static) != 1 or len(names) != 3:
+        fail("two allocator-made classes with two module+0xOFF names and the static rwlock "
+             "as module+0xOFF", runs[0])
+    print(f"ok   stripped library: {heap + static}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--preload", required=True)
@@ -192,6 +224,7 @@ def main():
         prog = rebuild(args, tmp)
         static_library(args, tmp)
         stripped(args, tmp, prog)
+        stripped_library(args, tmp)
     return 0
 
 
