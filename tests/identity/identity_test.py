@@ -55,8 +55,10 @@ def run(args, prog, tag, outdir):
     rc, out, err = sh(prog, env=env)
     if rc:
         fail(f"{prog} exited {rc}", err)
-    with open(f"{outdir}/{tag}.jsonl") as f:
-        reports = [json.loads(l) for l in f if l.strip()]
+    reports = []
+    if os.path.exists(f"{outdir}/{tag}.jsonl"):  # created at the first report
+        with open(f"{outdir}/{tag}.jsonl") as f:
+            reports = [json.loads(l) for l in f if l.strip()]
     with open(f"{outdir}/{tag}.graph") as f:
         graph = [json.loads(l) for l in f if l.strip()]
     return reports, graph
