@@ -23,6 +23,7 @@ struct order_ctx {
     int reach_done;                /* uld_bfs_reach() result valid for `to` */
     int found_instance_cycle;
     int search;                    /* wait edges: 0 none, 1 when new, 2 always */
+    int skip;                      /* held entries below this add no dependency */
 };
 
 static uint64_t mix64(uint64_t h, uint64_t v)
@@ -362,7 +363,7 @@ static void order_pass(struct order_ctx *c, struct uld_graph *g, uintptr_t ip)
     struct uld_node *xn = g == &uld_lock_graph ? uld_lock_node(c->x, c->subclass)
                                                : &uld_lock_class(c->x, c->subclass)->node;
     c->reach_done = 0;
-    for (int i = 0; i < t->depth; i++) {
+    for (int i = c->skip; i < t->depth; i++) {
         const struct uld_held *h = &t->held[i];
         struct uld_lock *hl;
         if ((h->mode & ULD_MODE_NOCHECK) || !(hl = held_lock(h)) || hl == c->x)
@@ -377,8 +378,8 @@ static void order_pass(struct order_ctx *c, struct uld_graph *g, uintptr_t ip)
     }
 }
 
-void uld_check_acquire(struct uld_thread *t, struct uld_lock *l, unsigned subclass,
-                       unsigned mode, uintptr_t ip)
+static void check_acquire(struct uld_thread *t, struct uld_lock *l, unsigned subclass,
+                          unsigned mode, uintptr_t ip, int skip)
 {
     if (atomic_load(&l->addr) == 0) /* destroyed under our feet */
         return;
@@ -389,6 +390,7 @@ void uld_check_acquire(struct uld_thread *t, struct uld_lock *l, unsigned subcla
         .mode = mode,
         .search = 1,
         .x_rread = (mode & ULD_MODE_READ) && uld_read_is_recursive(l),
+        .skip = skip,
     };
     if (atomic_load_explicit(&uld_signal_handlers, memory_order_relaxed))
         uld_check_signal_context(t, l, mode, ip);
@@ -397,6 +399,18 @@ void uld_check_acquire(struct uld_thread *t, struct uld_lock *l, unsigned subcla
         return;
     order_pass(&c, &uld_lock_graph, ip);
     order_pass(&c, &uld_class_graph, ip);
+}
+
+void uld_check_acquire(struct uld_thread *t, struct uld_lock *l, unsigned subclass,
+                       unsigned mode, uintptr_t ip)
+{
+    check_acquire(t, l, subclass, mode, ip, 0);
+}
+
+void uld_check_first_acquire(struct uld_thread *t, struct uld_lock *l, unsigned subclass,
+                             unsigned mode, uintptr_t ip, int born_under)
+{
+    check_acquire(t, l, subclass, mode, ip, born_under);
 }
 
 /* ---- misuse ----------------------------------------------------------- */
