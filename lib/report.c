@@ -276,13 +276,18 @@ int uld_report_seen(uint64_t key)
     return s != NULL;
 }
 
+void uld_report_mark_seen(uint64_t key)
+{
+    struct seen_key *s;
+    if (uld_report_seen(key) || !(s = uld_alloc(sizeof(*s))))
+        return;
+    s->key = key;
+    HASH_ADD(hh, seen, key, sizeof(s->key), s);
+}
+
 void uld_report_submit(struct uld_report *r, uint64_t key)
 {
-    struct seen_key *s = uld_alloc(sizeof(*s));
-    if (s) {
-        s->key = key;
-        HASH_ADD(hh, seen, key, sizeof(s->key), s);
-    }
+    uld_report_mark_seen(key);
     struct uld_report *head = atomic_load(&pending);
     do
         r->next = head;
@@ -350,7 +355,52 @@ static uint64_t fnv(uint64_t h, const char *s)
     return (h ^ 0xff) * 0x100000001b3ull; /* separator */
 }
 
-/* Kind + the stable keys of its classes (sorted) + the site for one-lock kinds. */
+uintptr_t uld_report_site_frame(const uintptr_t *frames, int i)
+{
+    return i < 2 ? frames[i] : uld_function_of(frames[i]);
+}
+
+/* A cycle edge, stably: its ends' class keys and its site's innermost frames. */
+static uint64_t step_signature(const struct uld_report *r, const struct uld_rstep *s)
+{
+    char key[96];
+    const uintptr_t *f;
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (int end = 0; end < 2; end++) {
+        const struct uld_rlock *l = &r->locks[end ? s->to : s->from];
+        uld_class_stable_key(l->class_kind, l->class_key, l->class_stack, l->subclass, key,
+                             sizeof(key));
+        h = fnv(h, key);
+    }
+    int nf = uld_stack_frames(s->stack_id, &f);
+    for (int i = 0; i < nf && i < ULD_R_SITE_FRAMES; i++) {
+        key[0] = '\0';
+        append_module_offset(uld_report_site_frame(f, i), key, sizeof(key));
+        h = fnv(h, key);
+    }
+    return h;
+}
+
+/* Instance cycles: the sorted edge signatures, so two different cycles among
+ * locks of the same classes are two problems (the in-process dedup agrees). */
+static uint64_t cycle_signature(const struct uld_report *r, uint64_t h)
+{
+    uint64_t steps[ULD_R_MAX_LOCKS];
+    int n = 0;
+    for (int i = 0; i < r->nsteps; i++) {
+        uint64_t v = step_signature(r, &r->steps[i]);
+        int j = n++;
+        for (; j > 0 && steps[j - 1] > v; j--)
+            steps[j] = steps[j - 1];
+        steps[j] = v;
+    }
+    for (int i = 0; i < n; i++)
+        h = (h ^ steps[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* Kind + the stable keys of its classes (sorted) + the site for one-lock kinds
+ * + the edges of an instance cycle. */
 void uld_report_signature(const struct uld_report *r, char *out, size_t n)
 {
     static char keys[ULD_R_MAX_LOCKS][96]; /* report lock held */
@@ -381,6 +431,8 @@ void uld_report_signature(const struct uld_report *r, char *out, size_t n)
         uld_class_stable_key(ULD_SITE_INIT, r->ip, 0, 0, site, sizeof(site));
         h = fnv(h, site);
     }
+    if (r->kind == ULD_R_LOCK_ORDER || r->kind == ULD_R_WAIT_FOR)
+        h = cycle_signature(r, h);
     uld_snprintf(out, n, "%lx", (unsigned long)h);
 }
 
