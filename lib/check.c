@@ -23,6 +23,7 @@ struct order_ctx {
     int reach_done;                /* uld_bfs_reach() result valid for `to` */
     int found_instance_cycle;
     int search;                    /* wait edges: 0 none, 1 when new, 2 always */
+    int skip;                      /* held entries below this add no dependency */
 };
 
 static uint64_t mix64(uint64_t h, uint64_t v)
@@ -187,9 +188,15 @@ static uint64_t key_of_set(int kind, uint32_t *ids, int n)
 }
 
 /*
- * Deduplication: one report per set of classes on the cycle, so a buggy
- * loop over many objects reports once.  The cycle's nodes are path[0]'s
- * source (the lock being acquired) and every path edge's target.
+ * Deduplication.  A class cycle: one report per set of classes.  An
+ * instance cycle: one report per cycle (its set of nodes) and per pattern
+ * (its edges as classes and sites): a buggy loop over many objects runs one
+ * pattern and reports once, while two different cycles among locks of one
+ * class (all of a program's mutexes made by one wrapper) are two reports.
+ * The class-set key of an instance cycle is kept too: it tells the class
+ * check that an instance cycle explains a class cycle.  The cycle's nodes
+ * are path[0]'s source (the lock being acquired) and every path edge's
+ * target.
  */
 static uint64_t cycle_key(int kind, struct uld_graph *g, struct uld_edge **path, int n)
 {
@@ -199,6 +206,46 @@ static uint64_t cycle_key(int kind, struct uld_graph *g, struct uld_edge **path,
     for (int i = 0; i < n; i++)
         ids[k++] = class_of_node(g, path[i]->to)->node.id;
     return key_of_set(kind, ids, k);
+}
+
+static uint64_t instance_key(int kind, struct uld_edge **path, int n)
+{
+    uint32_t ids[ULD_MAX_CYCLE + 1];
+    int k = 0;
+    ids[k++] = path[0]->from->id;
+    for (int i = 0; i < n; i++)
+        ids[k++] = path[i]->to->id;
+    return mix64(key_of_set(kind, ids, k), 0x696e7374); /* "inst" */
+}
+
+/* An edge as classes and the innermost frames of its first recording. */
+static uint64_t edge_pattern(struct uld_graph *g, const struct uld_edge *e)
+{
+    const uintptr_t *f;
+    uint64_t h = mix64(class_of_node(g, e->from)->node.id, class_of_node(g, e->to)->node.id);
+    int nf = uld_stack_frames(e->stack_id, &f);
+    for (int i = 0; i < nf && i < ULD_R_SITE_FRAMES; i++)
+        h = mix64(h, uld_report_site_frame(f, i));
+    return h;
+}
+
+static uint64_t pattern_key(int kind, struct uld_graph *g, struct uld_edge *new_edge,
+                            struct uld_edge **path, int n)
+{
+    uint64_t v[ULD_MAX_CYCLE + 1];
+    int k = 0;
+    v[k++] = edge_pattern(g, new_edge);
+    for (int i = 0; i < n; i++) {
+        uint64_t x = edge_pattern(g, path[i]);
+        int j = k++;
+        for (; j > 0 && v[j - 1] > x; j--)
+            v[j] = v[j - 1];
+        v[j] = x;
+    }
+    uint64_t key = mix64((uint64_t)kind, 0x70617474); /* "patt" */
+    for (int i = 0; i < k; i++)
+        key = mix64(key, v[i]);
+    return key;
 }
 
 /* A lock of a class-graph edge end: the recorded instance if it still exists. */
@@ -248,13 +295,18 @@ static void report_cycle(struct order_ctx *c, struct uld_graph *g, struct uld_ed
     uint64_t key = cycle_key(kind, g, path, n);
     if (is_class) {
         if (!uld_config.class_warnings || c->found_instance_cycle ||
-            uld_report_seen(cycle_key(ULD_R_LOCK_ORDER, g, path, n)))
+            uld_report_seen(cycle_key(ULD_R_LOCK_ORDER, g, path, n)) || uld_report_seen(key))
             return;
     } else {
         c->found_instance_cycle = 1;
+        uint64_t cycle = instance_key(kind, path, n);
+        uint64_t classes = key;
+        key = pattern_key(kind, g, new_edge, path, n);
+        if (uld_report_seen(cycle) || uld_report_seen(key))
+            return;
+        uld_report_mark_seen(cycle);
+        uld_report_mark_seen(classes);
     }
-    if (uld_report_seen(key))
-        return;
     struct uld_report *r = uld_report_new(kind);
     if (!r)
         return;
@@ -377,7 +429,7 @@ static void order_pass(struct order_ctx *c, struct uld_graph *g, uintptr_t ip)
     struct uld_node *xn = g == &uld_lock_graph ? uld_lock_node(c->x, c->subclass)
                                                : &uld_lock_class(c->x, c->subclass)->node;
     c->reach_done = 0;
-    for (int i = 0; i < t->depth; i++) {
+    for (int i = c->skip; i < t->depth; i++) {
         const struct uld_held *h = &t->held[i];
         struct uld_lock *hl;
         if ((h->mode & ULD_MODE_NOCHECK) || !(hl = held_lock(h)) || hl == c->x)
@@ -392,8 +444,8 @@ static void order_pass(struct order_ctx *c, struct uld_graph *g, uintptr_t ip)
     }
 }
 
-void uld_check_acquire(struct uld_thread *t, struct uld_lock *l, unsigned subclass,
-                       unsigned mode, uintptr_t ip)
+static void check_acquire(struct uld_thread *t, struct uld_lock *l, unsigned subclass,
+                          unsigned mode, uintptr_t ip, int skip)
 {
     if (atomic_load(&l->addr) == 0) /* destroyed under our feet */
         return;
@@ -404,6 +456,7 @@ void uld_check_acquire(struct uld_thread *t, struct uld_lock *l, unsigned subcla
         .mode = mode,
         .search = 1,
         .x_rread = (mode & ULD_MODE_READ) && uld_read_is_recursive(l),
+        .skip = skip,
     };
     if (atomic_load_explicit(&uld_signal_handlers, memory_order_relaxed))
         uld_check_signal_context(t, l, mode, ip);
@@ -412,6 +465,18 @@ void uld_check_acquire(struct uld_thread *t, struct uld_lock *l, unsigned subcla
         return;
     order_pass(&c, &uld_lock_graph, ip);
     order_pass(&c, &uld_class_graph, ip);
+}
+
+void uld_check_acquire(struct uld_thread *t, struct uld_lock *l, unsigned subclass,
+                       unsigned mode, uintptr_t ip)
+{
+    check_acquire(t, l, subclass, mode, ip, 0);
+}
+
+void uld_check_first_acquire(struct uld_thread *t, struct uld_lock *l, unsigned subclass,
+                             unsigned mode, uintptr_t ip, int born_under)
+{
+    check_acquire(t, l, subclass, mode, ip, born_under);
 }
 
 /* ---- misuse ----------------------------------------------------------- */

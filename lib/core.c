@@ -32,7 +32,7 @@ struct uld_graph uld_class_graph = {.name = "class"};
 static pthread_key_t thread_key;
 
 /* What uld_acquire_end() has to do. */
-enum { ACT_NONE, ACT_PUSH, ACT_NEST, ACT_OVERFLOW };
+enum { ACT_NONE, ACT_PUSH, ACT_NEST, ACT_OVERFLOW, ACT_PUSH_FRESH };
 
 static void thread_key_destructor(void *arg);
 
@@ -212,13 +212,16 @@ struct validate_args {
     unsigned subclass, mode;
     uintptr_t ip;
     uint64_t key;
+    int born_under; /* >= 0: a fresh lock's first acquisition (not cached) */
 };
 
 static void validate_on_stack(void *arg)
 {
     struct validate_args *v = arg;
     uld_mutex_lock(&uld_graph_lock);
-    if (!uld_chain_contains(v->key)) {
+    if (v->born_under >= 0) {
+        uld_check_first_acquire(v->t, v->l, v->subclass, v->mode, v->ip, v->born_under);
+    } else if (!uld_chain_contains(v->key)) {
         uld_check_acquire(v->t, v->l, v->subclass, v->mode, v->ip);
         uld_chain_insert(v->key);
     }
@@ -227,15 +230,78 @@ static void validate_on_stack(void *arg)
 }
 
 /* On a big stack: the program's may be small (see bigstack.c). */
-static void validate(struct uld_thread *t, struct uld_lock *l, unsigned subclass,
-                     unsigned mode, uintptr_t ip, uint64_t key)
+static void validate_as(struct uld_thread *t, struct uld_lock *l, unsigned subclass,
+                        unsigned mode, uintptr_t ip, uint64_t key, int born_under)
 {
     int saved = errno;
     uint64_t start = uld_now_ns();
-    struct validate_args v = {t, l, subclass, mode, ip, key};
+    struct validate_args v = {t, l, subclass, mode, ip, key, born_under};
     uld_bigstack_run(validate_on_stack, &v);
     t->slow_ns += uld_now_ns() - start;
     errno = saved;
+}
+
+static void validate(struct uld_thread *t, struct uld_lock *l, unsigned subclass,
+                     unsigned mode, uintptr_t ip, uint64_t key)
+{
+    validate_as(t, l, subclass, mode, ip, key, -1);
+}
+
+/*
+ * Fresh locks.  A lock initialised by this thread that no other thread has
+ * touched since (acquired, tried, waited on) cannot be held by anyone else:
+ * its first acquisition cannot block.  The dependencies into it from the
+ * locks held since its init (the initialiser's held prefix then, still
+ * held: GDAL's create-and-lock under a global creation mutex) are not
+ * recorded; those from locks taken after the init are, as are all of its
+ * later acquisitions.  Locks with no init call (static, zeroed, std::mutex)
+ * may be shared already and are never fresh.  l->fresh goes YES ->
+ * CLAIMED (the first acquisition, between the check and the real call) ->
+ * DEAD; another thread's touch makes it DEAD at once, so a touch during the
+ * claim makes the claim fail at its end, and the acquisition is then
+ * validated in full after the fact.  Other threads only ever write `fresh`.
+ */
+static void fresh_mark(struct uld_thread *t, struct uld_lock *l, struct uld_lockdesc d)
+{
+    if ((d.type != ULD_TYPE_MUTEX && d.type != ULD_TYPE_RWLOCK && d.type != ULD_TYPE_SPIN) ||
+        t->depth == 0 || t->depth > UINT16_MAX)
+        return; /* born with nothing held: nothing to relax */
+    l->fresh_owner = t->serial;
+    l->birth_depth = (uint16_t)t->depth;
+    l->birth_key = (uint32_t)uld_held_top_key(t);
+    uint8_t none = ULD_FRESH_NONE;
+    atomic_compare_exchange_strong(&l->fresh, &none, ULD_FRESH_YES);
+}
+
+/* Is the initialiser's held prefix at init still held, as it was? */
+static int born_under_held(const struct uld_thread *t, const struct uld_lock *l)
+{
+    int d = l->birth_depth;
+    return d > 0 && d <= t->depth && (uint32_t)t->held[d - 1].chain_key == l->birth_key;
+}
+
+/* Before an acquisition: returns how many held entries the lock was born
+ * under if this is a fresh first acquisition (claimed), else -1. */
+static int fresh_claim(struct uld_thread *t, struct uld_lock *l, unsigned mode)
+{
+    uint8_t v = atomic_load_explicit(&l->fresh, memory_order_acquire);
+    if (likely(v == ULD_FRESH_DEAD || v == ULD_FRESH_NONE))
+        return -1;
+    if (v != ULD_FRESH_YES || l->fresh_owner != t->serial || (mode & ULD_MODE_TRY) ||
+        !born_under_held(t, l)) {
+        atomic_store(&l->fresh, ULD_FRESH_DEAD); /* touched, or not the case we relax */
+        return -1;
+    }
+    if (!atomic_compare_exchange_strong(&l->fresh, &v, ULD_FRESH_CLAIMED))
+        return -1;
+    return l->birth_depth;
+}
+
+/* After the real call: was the lock untouched by others all along? */
+static int fresh_confirm(struct uld_acq *a)
+{
+    uint8_t claimed = ULD_FRESH_CLAIMED;
+    return atomic_compare_exchange_strong(&a->lock->fresh, &claimed, ULD_FRESH_DEAD);
 }
 
 /* May the owner take this lock again in `mode` without blocking? */
@@ -294,6 +360,12 @@ static void begin_acquire(struct uld_thread *t, struct uld_acq *a, uintptr_t add
     a->action = ACT_PUSH;
     if (mode & ULD_MODE_NOCHECK)
         return;
+    int born_under = fresh_claim(t, l, mode);
+    if (unlikely(born_under >= 0)) { /* validated once, not cached, not memoised */
+        a->action = ACT_PUSH_FRESH;
+        validate_as(t, l, subclass, mode, ip, a->key, born_under);
+        return;
+    }
     /* A trylock never waits, so it adds no dependency into the lock; it still
      * matters for signal safety (a handler may interrupt while it is held). */
     if (!(mode & ULD_MODE_TRY) ||
@@ -358,6 +430,13 @@ int uld_acquire_begin(struct uld_acq *a, const void *lock, struct uld_lockdesc d
 void uld_acquire_end(struct uld_acq *a, int acquired)
 {
     struct uld_thread *t = a->thread;
+    if (unlikely(a->action == ACT_PUSH_FRESH) && a->lock->id == a->lock_id &&
+        !fresh_confirm(a)) {
+        /* another thread reached the lock meanwhile: it may have blocked */
+        uld_busy++;
+        validate(t, a->lock, a->subclass, a->mode, a->ip, a->key);
+        uld_busy--;
+    }
     if (!acquired)
         return;
     uld_busy++;
@@ -371,6 +450,7 @@ void uld_acquire_end(struct uld_acq *a, int acquired)
         t->overflow++;
         break;
     case ACT_PUSH:
+    case ACT_PUSH_FRESH:
         if (t->depth >= ULD_MAX_HELD) {
             t->overflow++;
             break;
@@ -454,6 +534,8 @@ void uld_lock_created(const void *lock, struct uld_lockdesc d, uintptr_t ip)
         atomic_store(&uld_untracked_locks, 1);
     else if (d.tag)
         write_tag(l, d.tag);
+    if (l)
+        fresh_mark(t, l, d);
     uld_mutex_unlock(&uld_graph_lock);
     errno = saved;
     uld_leave();

@@ -68,6 +68,10 @@ static inline void uld_leave(void)
 /* check.c: the rules, called with graph_lock held. */
 void uld_check_acquire(struct uld_thread *t, struct uld_lock *l, unsigned subclass,
                        unsigned mode, uintptr_t ip) ULD_HIDDEN;
+/* A fresh lock's first acquisition: no dependency from the first born_under
+ * held entries (held since the lock's init), see core.c. */
+void uld_check_first_acquire(struct uld_thread *t, struct uld_lock *l, unsigned subclass,
+                             unsigned mode, uintptr_t ip, int born_under) ULD_HIDDEN;
 void uld_check_unlock_misuse(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d,
                              enum uld_owner_hint owner, uintptr_t ip) ULD_HIDDEN;
 void uld_check_exit_holding(struct uld_thread *t) ULD_HIDDEN;

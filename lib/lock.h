@@ -79,14 +79,25 @@ struct uld_lock {
     uint8_t site_kind;      /* enum uld_site_kind */
     uint8_t is_static;      /* lives in a loaded object's data: named by its symbol */
     uint8_t tagged;         /* its identity was written into the object (see hooks.h) */
+    _Atomic uint8_t fresh;  /* ULD_FRESH_*: written by other threads, hence not in the union */
+    uint16_t birth_depth;   /* fresh locks: the initialiser's held depth at init */
     uintptr_t site_ip;      /* init or first-use site */
     struct uld_class *cls;
     char *name;             /* uld_lock_set_name(), else NULL */
     struct uld_node node;
     struct uld_subnode **sub; /* [ULD_NUM_SUBCLASSES] once a nesting subclass is used; [0] unused */
     struct uld_waitobj *wait; /* condition variables and semaphores */
-    struct uld_lock *next_free;
+    union {
+        struct uld_lock *next_free; /* on the free list */
+        struct {                    /* live: a fresh lock's birth (core.c) */
+            uint32_t fresh_owner;   /* serial of the thread that initialised it */
+            uint32_t birth_key;     /* low half of its held chain key at init */
+        };
+    };
 };
+
+/* uld_lock.fresh: a lock fresh from its init call (see core.c) */
+enum { ULD_FRESH_NONE, ULD_FRESH_YES, ULD_FRESH_CLAIMED, ULD_FRESH_DEAD };
 
 #define ULD_TAG_MAGIC 0x554c440000000000ull /* "ULD" in the top bytes */
 static inline uint64_t uld_lock_tag(const struct uld_lock *l)

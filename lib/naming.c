@@ -151,7 +151,53 @@ static uint64_t fnv(uint64_t h, const char *s)
     return (h ^ 0xff) * 0x100000001b3ull; /* separator */
 }
 
-/* Kind + the stable keys of its classes (sorted) + the site for one-lock kinds. */
+uintptr_t uld_report_site_frame(const uintptr_t *frames, int i)
+{
+    return i < 2 ? frames[i] : uld_function_of(frames[i]);
+}
+
+/* A cycle edge, stably: its ends' class keys and its site's innermost frames. */
+static uint64_t step_signature(const struct uld_report *r, const struct uld_rstep *s)
+{
+    static char key[ULD_NAME_MAX]; /* report lock held */
+    const uintptr_t *f;
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (int end = 0; end < 2; end++) {
+        const struct uld_rlock *l = &r->locks[end ? s->to : s->from];
+        uld_class_stable_key(l->class_kind, l->class_key, l->class_stack, l->subclass, key,
+                             sizeof(key));
+        h = fnv(h, key);
+    }
+    int nf = uld_stack_frames(s->stack_id, &f);
+    for (int i = 0; i < nf && i < ULD_R_SITE_FRAMES; i++) {
+        struct uld_buf b;
+        uld_buf_init(&b, key, sizeof(key), -1);
+        site_key(uld_report_site_frame(f, i), &b);
+        h = fnv(h, uld_buf_cstr(&b));
+    }
+    return h;
+}
+
+/* Instance cycles: the sorted edge signatures, so two different cycles among
+ * locks of the same classes are two problems (the in-process dedup agrees). */
+static uint64_t cycle_signature(const struct uld_report *r, uint64_t h)
+{
+    uint64_t steps[ULD_R_MAX_LOCKS];
+    int n = 0;
+    for (int i = 0; i < r->nsteps; i++) {
+        uint64_t v = step_signature(r, &r->steps[i]);
+        int j = n++;
+        for (; j > 0 && steps[j - 1] > v; j--)
+            steps[j] = steps[j - 1];
+        steps[j] = v;
+    }
+    for (int i = 0; i < n; i++)
+        h = (h ^ steps[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* Kind + the stable keys of its classes (sorted) + the site for one-lock kinds
+ * + the edges of an instance cycle. */
 void uld_report_signature(const struct uld_report *r, char *out, size_t n)
 {
     static char keys_of[ULD_R_MAX_LOCKS][ULD_NAME_MAX]; /* report lock held */
@@ -183,6 +229,8 @@ void uld_report_signature(const struct uld_report *r, char *out, size_t n)
         site_key(r->ip, &b);
         h = fnv(h, uld_buf_cstr(&b));
     }
+    if (r->kind == ULD_R_LOCK_ORDER || r->kind == ULD_R_WAIT_FOR)
+        h = cycle_signature(r, h);
     uld_snprintf(out, n, "%lx", (unsigned long)h);
 }
 

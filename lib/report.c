@@ -281,13 +281,18 @@ int uld_report_seen(uint64_t key)
     return s != NULL;
 }
 
+void uld_report_mark_seen(uint64_t key)
+{
+    struct seen_key *s;
+    if (uld_report_seen(key) || !(s = uld_alloc(sizeof(*s))))
+        return;
+    s->key = key;
+    HASH_ADD(hh, seen, key, sizeof(s->key), s);
+}
+
 void uld_report_submit(struct uld_report *r, uint64_t key)
 {
-    struct seen_key *s = uld_alloc(sizeof(*s));
-    if (s) {
-        s->key = key;
-        HASH_ADD(hh, seen, key, sizeof(s->key), s);
-    }
+    uld_report_mark_seen(key);
     struct uld_report *head = atomic_load(&pending);
     do
         r->next = head;

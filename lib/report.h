@@ -94,6 +94,14 @@ int uld_report_add_class(struct uld_report *r, struct uld_class *cls) ULD_HIDDEN
 /* Queue r unless `dedup_key` was reported before; r is consumed. */
 void uld_report_submit(struct uld_report *r, uint64_t dedup_key) ULD_HIDDEN;
 int uld_report_seen(uint64_t dedup_key) ULD_HIDDEN;
+void uld_report_mark_seen(uint64_t dedup_key) ULD_HIDDEN; /* a further key of one report */
+/* Innermost frames of an edge's stack that make its site, for deduplication
+ * and signatures: enough to see past a lock wrapper or two to the caller.
+ * Frame i of a site: the two innermost exactly (the lock call and the call
+ * of its wrapper), the outer ones by function, so a loop the compiler
+ * unrolled or a caller's second call of the same path is the same site. */
+#define ULD_R_SITE_FRAMES 4
+uintptr_t uld_report_site_frame(const uintptr_t *frames, int i) ULD_HIDDEN;
 
 /* No validator lock held: print everything queued. */
 void uld_report_flush(void) ULD_HIDDEN;

@@ -216,6 +216,61 @@ static void put_step(struct uld_buf *b, const struct uld_report *r, int k, int n
     put_stack(b, s->stack_id, "         ");
 }
 
+/*
+ * Hand over hand through locks of one class (a ring of log buffers, a list
+ * walked node by node): steps a and b repeat one form when both take a
+ * lock of one class while holding another of it, in the same modes, at
+ * the same place.  Such runs are folded into one stanza.
+ */
+static uintptr_t stack_top(uint32_t stack_id)
+{
+    const uintptr_t *frames;
+    return uld_stack_frames(stack_id, &frames) > 0 ? frames[0] : 0;
+}
+
+static int same_form(const struct uld_report *r, const struct uld_rstep *a,
+                     const struct uld_rstep *b)
+{
+    const struct uld_rlock *l[4] = {&r->locks[a->from], &r->locks[a->to], &r->locks[b->from],
+                                    &r->locks[b->to]};
+    for (int i = 1; i < 4; i++)
+        if (l[i]->class_id != l[0]->class_id || l[i]->subclass != l[0]->subclass)
+            return 0;
+    uintptr_t top = stack_top(a->stack_id);
+    return step_kind(r, a) == STEP_LOCK && step_kind(r, b) == STEP_LOCK &&
+           a->from_mode == b->from_mode && a->to_mode == b->to_mode && top &&
+           top == stack_top(b->stack_id);
+}
+
+/* "a -> b -> ... -> z" for the locks of steps[first..last] (indexes mod nsteps). */
+static void put_lock_run(struct uld_buf *b, const struct uld_report *r, int first, int last)
+{
+    int count = last - first + 1;
+    put_name(b, r, r->steps[first % r->nsteps].from);
+    for (int i = 0; i < count; i++) {
+        if (count > 9 && i == 4) {
+            uld_buf_printf(b, " -> ... (%d more)", count - 6);
+            i = count - 3;
+            continue;
+        }
+        uld_buf_puts(b, " -> ");
+        put_name(b, r, r->steps[(first + i) % r->nsteps].to);
+    }
+}
+
+/* Recorded steps k..end-1 of one form: one stanza, the first as the example. */
+static void put_folded_steps(struct uld_buf *b, const struct uld_report *r, int k, int end)
+{
+    char cname[128];
+    uld_rlock_class_name(&r->locks[r->steps[k].from], cname, sizeof(cname));
+    uld_buf_printf(b, "\n-> #%d..#%d: %d dependencies of this form, each a lock of class %s "
+                      "taken\n       while holding the one before it (hand over hand):\n       ",
+                   r->nsteps - k, r->nsteps - end + 1, end - k, cname);
+    put_lock_run(b, r, k, end - 1);
+    uld_buf_printf(b, "\n     the first of them (#%d), as seen:", r->nsteps - k);
+    put_step(b, r, k, r->nsteps - k);
+}
+
 /* Step k of the scenario: the recorded steps first, the one happening now last. */
 static const struct uld_rstep *scenario_step(const struct uld_report *r, int k)
 {
@@ -257,8 +312,18 @@ static void put_scenario(struct uld_buf *b, const struct uld_report *r)
 {
     int n = r->nsteps;
     uld_buf_puts(b, "\n possible unsafe locking scenario:\n\n");
-    if (n > 4) { /* too wide for columns */
-        for (int k = 0; k < n; k++) {
+    if (n > 4) { /* too wide for columns; runs of one form on one line */
+        for (int k = 0, end; k < n; k = end) {
+            for (end = k + 1; end < n && same_form(r, scenario_step(r, k), scenario_step(r, end));
+                 end++)
+                ;
+            if (end - k >= 2) {
+                uld_buf_printf(b, "  threads %d..%d each hold one and wait for the next: ", k + 1,
+                               end);
+                put_lock_run(b, r, k + 1, end);
+                uld_buf_putc(b, '\n');
+                continue;
+            }
             const struct uld_rstep *s = scenario_step(r, k);
             uld_buf_printf(b, "  thread %d holds ", k + 1);
             put_name(b, r, s->from);
@@ -311,8 +376,14 @@ static void put_order_report(struct uld_buf *b, const struct uld_report *r)
         uld_buf_puts(b, "\n\nwhich lock already depends on the new lock.\n");
     uld_buf_puts(b, "\nthe dependency chain (each line: the second lock taken, waited on or "
                     "woken\nwhile the first was held):\n");
-    for (int k = 1; k < r->nsteps; k++)
-        put_step(b, r, k, r->nsteps - k);
+    for (int k = 1, end; k < r->nsteps; k = end) {
+        for (end = k + 1; end < r->nsteps && same_form(r, &r->steps[k], &r->steps[end]); end++)
+            ;
+        if (end - k >= 2)
+            put_folded_steps(b, r, k, end);
+        else
+            put_step(b, r, k, r->nsteps - k);
+    }
     put_step(b, r, 0, 0);
     put_scenario(b, r);
 }

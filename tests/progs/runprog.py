@@ -18,6 +18,7 @@ The expectations are directives in comment lines of the program's source
                                  HANGS too: natively it deadlocks instead)
     EXPECT-STDERR: <regex>       must match stderr (repeatable)
     EXPECT-NOT-STDERR: <regex>   must not match stderr (repeatable)
+    EXPECT-MAX-LINES: N          every report's text (as printed) has at most N lines
     OPTIONS: k=v:k=v             appended to ULOCKDEP_OPTIONS
     ARGS: ...                    program arguments (shell-style quoting)
     ENV: KEY=VALUE               extra environment (repeatable)
@@ -70,7 +71,7 @@ EXIT_ON_ERROR = 66
 DEFAULT_TIMEOUT = 30.0
 
 DIRECTIVES = ("EXPECT", "EXPECT-EXIT", "EXPECT-SIGNAL", "EXPECT-STDERR", "EXPECT-NOT-STDERR",
-              "OPTIONS", "ARGS", "ENV", "HANGS", "TIMEOUT")
+              "EXPECT-MAX-LINES", "OPTIONS", "ARGS", "ENV", "HANGS", "TIMEOUT")
 # A comment line: `// X`, `/* X */` or ` * X` inside a block comment.
 COMMENT_RE = re.compile(r"^\s*(?://+|/\*+|\*+)\s?(.*?)\s*(?:\*/)?\s*$")
 DIRECTIVE_RE = re.compile(r"^([A-Z][A-Z-]*)\s*:\s?(.*)$")
@@ -107,6 +108,7 @@ class Spec:
         self.signal = None         # EXPECT-SIGNAL: the signal that must end the run
         self.stderr_re = []
         self.not_stderr_re = []
+        self.max_lines = None      # EXPECT-MAX-LINES: bound on each report's text
         self.options = []
         self.args = []
         self.env = {}
@@ -219,6 +221,10 @@ def parse_source(path):
             spec.stderr_re.append(compile_regex(value, marks, lineno))
         elif name == "EXPECT-NOT-STDERR":
             spec.not_stderr_re.append(compile_regex(value, marks, lineno))
+        elif name == "EXPECT-MAX-LINES":
+            if not re.fullmatch(r"[1-9]\d*", value):
+                raise DirectiveError(f"line {lineno}: EXPECT-MAX-LINES wants a positive number, got {value!r}")
+            spec.max_lines = int(value)
         elif name == "OPTIONS":
             if not value:
                 raise DirectiveError(f"line {lineno}: empty OPTIONS")
@@ -455,6 +461,14 @@ def check_preload(args, spec, name):
         failures.append(f"missing report: {e}   (EXPECT on source line {e.lineno})")
     for r in extra:
         failures.append(f"unexpected report: {r}   (report line {r.lineno})")
+
+    if spec.max_lines is not None:
+        for r in reports:
+            text = r.record.get("text")
+            n = len(text.strip("\n").splitlines()) if isinstance(text, str) else 0
+            if n > spec.max_lines:
+                failures.append(f"report line {r.lineno} ({r.kind}): its text has {n} lines, "
+                                f"more than EXPECT-MAX-LINES: {spec.max_lines}")
 
     for rx in spec.stderr_re:
         if not rx.search(run.stderr):

@@ -175,6 +175,14 @@ class RunprogTest(unittest.TestCase):
 
     # --- environment ---------------------------------------------------------------
 
+    def test_max_lines_bounds_each_report_text(self):
+        short = INV_AB[:-1] + ',"text":"one\\ntwo\\nthree\\n"}'
+        self.assertPass(self.run_case(["EXPECT: lock-order-inversion lock_a lock_b",
+                                       "EXPECT-MAX-LINES: 3"], [short], status=66))
+        self.assertFail(self.run_case(["EXPECT: lock-order-inversion lock_a lock_b",
+                                       "EXPECT-MAX-LINES: 2"], [short], status=66),
+                        "its text has 3 lines, more than EXPECT-MAX-LINES: 2")
+
     def test_options_env_args_reach_the_program(self):
         d = ["EXPECT: none", "OPTIONS: max_edges=64:foo=1", "ENV: CASE_VAR=x y", "ARGS: one 'two three'"]
         check = textwrap.dedent("""\
@@ -246,6 +254,7 @@ class RunprogTest(unittest.TestCase):
                   ["EXPECT: none", "HANGS: 1", "EXPECT-EXIT: 0"],
                   ["EXPECT: none", "EXPECT-STDERR: {{line:nowhere}}"],
                   ["EXPECT: none", "EXPECT-STDERR: (unclosed"],
+                  ["EXPECT: none", "EXPECT-MAX-LINES: 0"],
                   ["EXPECT: none", "ENV: novalue"]):
             with self.subTest(directives=d):
                 rc, out = self.run_case(d)

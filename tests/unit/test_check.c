@@ -4,6 +4,7 @@
  * so the graph left by one test cannot explain another's result.
  */
 #include <setjmp.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
@@ -195,6 +196,38 @@ static void test_class_order_and_same_class_nesting(void **state)
     assert_string_equal(last_kind(), "");
 }
 
+static void *lock_unlock_thread(void *l)
+{
+    lock(l), unlock(l);
+    return NULL;
+}
+
+/*
+ * A lock created and first locked under g: no g -> m.  When another thread
+ * reaches the lock between the check and the real lock call (the claim),
+ * the first acquisition may have blocked and is validated after the fact.
+ */
+static void test_fresh_lock_first_acquisition(void **state)
+{
+    (void)state;
+    static char g[8], m[8], n[8];
+    lock(g), uld_lock_created(m, MUTEX, 0x8000), lock(m), unlock(m), unlock(g);
+    lock(m), lock(g), unlock(g), unlock(m);
+    assert_string_equal(last_kind(), "");
+
+    struct uld_acq a;
+    pthread_t other;
+    lock(g), uld_lock_created(n, MUTEX, 0x9000);
+    assert_true(uld_acquire_begin(&a, n, MUTEX, 0, IP));
+    assert_int_equal(pthread_create(&other, NULL, lock_unlock_thread, n), 0);
+    assert_int_equal(pthread_join(other, NULL), 0);
+    uld_acquire_end(&a, 1);
+    unlock(n), unlock(g);
+    assert_string_equal(last_kind(), "");
+    lock(n), lock(g), unlock(g), unlock(n);
+    assert_string_equal(last_kind(), "lock-order-inversion");
+}
+
 static void test_exit_code_counts_errors(void **state)
 {
     (void)state;
@@ -213,6 +246,7 @@ int main(void)
         cmocka_unit_test(test_gate_lock),
         cmocka_unit_test(test_misuse),
         cmocka_unit_test(test_class_order_and_same_class_nesting),
+        cmocka_unit_test(test_fresh_lock_first_acquisition),
         cmocka_unit_test(test_exit_code_counts_errors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
