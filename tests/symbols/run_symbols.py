@@ -208,9 +208,31 @@ def check_unsymbolised(report, what):
                 die("%s: found %s:%s, expected no debug info" % (what, fr["file"], fr["line"]))
 
 
+def check_sarif(p, a):
+    """ulockdep report --format sarif: the inlined body is a step of its code flow."""
+    if not a.ulockdep:
+        return
+    out = os.path.join(p.work, "out.sarif")
+    subprocess.run([a.ulockdep, "report", "--format", "sarif", "--output", out,
+                    os.path.join(p.work, "reports.jsonl")], capture_output=True)
+    doc = json.load(open(out))
+    take = markers(os.path.join(a.source, "sym_abba.c"))["take"]
+    steps = [tfl for r in doc["runs"][0]["results"] for cf in r.get("codeFlows", [])
+             for tf in cf["threadFlows"] for tfl in tf["locations"]]
+    inl = [t for t in steps if t.get("properties", {}).get("inlined")]
+    if len(inl) != 1:
+        die("SARIF: expected one inlined code-flow step, got %d" % len(inl))
+    loc = inl[0]["location"]
+    line = loc["physicalLocation"]["region"]["startLine"]
+    if line != take or "[inlined]" not in loc["message"]["text"]:
+        die("SARIF: inlined step %s, expected line %d" % (json.dumps(loc), take))
+    print("ok: SARIF code flow has the inlined step at sym_abba.c:%d" % take)
+
+
 def mode_plain(p, a):
     rep, text, _ = p.run()
     check_frames(rep, text, a.source)
+    check_sarif(p, a)
 
 
 def mode_debuglink(p, a):
@@ -324,6 +346,7 @@ def main():
     ap.add_argument("--source", required=True)
     ap.add_argument("--mode", required=True)
     ap.add_argument("--work", required=True)
+    ap.add_argument("--ulockdep", help="the ulockdep command, for the SARIF check")
     a = ap.parse_args()
     for tool in ("objcopy", "readelf"):
         if not shutil.which(tool):
