@@ -40,15 +40,35 @@ static void put_entry(struct uld_buf *b, const struct uld_frame_info *fi, uintpt
         uld_buf_printf(b, " (%p)", (void *)addr);
 }
 
+/* An inlined body from a system header (std::mutex::lock, a libc inline):
+ * the library's code, not the program's. */
+static int system_inline(const struct uld_frame_info *fi)
+{
+    return fi->inlined && fi->file && !strncmp(fi->file, "/usr/", 5);
+}
+
+/* The entries a one-line position shows: the innermost inlined body that is
+ * the program's own, if any, then the real function.  Returns the count. */
+static int position_entries(uintptr_t addr, int is_return, struct uld_frame_info out[2])
+{
+    struct uld_frame_info chain[ULD_MAX_INLINE];
+    int n = uld_symbolize_inline(addr, is_return, chain, ULD_MAX_INLINE), k = 0;
+    for (int i = 0; i < n - 1 && !k; i++)
+        if (!system_inline(&chain[i]))
+            out[k++] = chain[i];
+    out[k++] = chain[n - 1];
+    return k;
+}
+
 /* A code position on one line: "take (q.c:4) inlined in worker+0x25 (q.c:30)". */
 static void put_frame(struct uld_buf *b, uintptr_t addr, int is_return)
 {
-    struct uld_frame_info chain[ULD_MAX_INLINE];
-    int n = uld_symbolize_inline(addr, is_return, chain, ULD_MAX_INLINE);
+    struct uld_frame_info e[2];
+    int n = position_entries(addr, is_return, e);
     for (int k = 0; k < n; k++) {
         if (k)
             uld_buf_puts(b, " inlined in ");
-        put_entry(b, &chain[k], addr, 0);
+        put_entry(b, &e[k], addr, 0);
     }
 }
 
@@ -57,17 +77,17 @@ static void put_entry_source(struct uld_buf *b, const struct uld_frame_info *fi,
                              const char *indent)
 {
     char text[160];
-    if (fi->file && uld_source_line(fi->file, fi->line, text, sizeof(text)))
+    if (fi->file && !system_inline(fi) && uld_source_line(fi->file, fi->line, text, sizeof(text)))
         uld_buf_printf(b, "\n%s| %s", indent, text);
 }
 
-/* The source lines of a code position (each entry of its inline chain). */
+/* The source lines of a one-line position. */
 static void put_source(struct uld_buf *b, uintptr_t addr, int is_return, const char *indent)
 {
-    struct uld_frame_info chain[ULD_MAX_INLINE];
-    int n = uld_symbolize_inline(addr, is_return, chain, ULD_MAX_INLINE);
+    struct uld_frame_info e[2];
+    int n = position_entries(addr, is_return, e);
     for (int k = 0; k < n; k++)
-        put_entry_source(b, &chain[k], indent);
+        put_entry_source(b, &e[k], indent);
 }
 
 /* A stack, each return address expanded into its inline chain (innermost
