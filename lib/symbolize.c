@@ -6,6 +6,7 @@
  * this; libdw may allocate, which is why it never runs on a lock path.
  */
 #include "config.h"
+#include "output.h"
 #include "stack.h"
 #include "uthash_arena.h"
 
@@ -29,6 +30,30 @@ static struct sym_cache *cache;
 static char *(*demangle)(const char *, char *, size_t *, int *);
 static int demangle_looked_up;
 
+/*
+ * libdw keeps open every file it reads, at the program's lowest free
+ * numbers, where the program expects its own next descriptors and may
+ * close them.  A module's file is mapped and its descriptor closed at once
+ * (ELF_C_FDDONE: libelf never reads it again); a separate debug file keeps
+ * its descriptor, moved to the top of the table and closed on exec.
+ */
+static int find_elf_mapped(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr base,
+                           char **file_name, Elf **elfp)
+{
+    int fd = dwfl_linux_proc_find_elf(mod, userdata, name, base, file_name, elfp);
+    if (fd < 0 || *elfp)
+        return fd < 0 ? fd : uld_fd_move_high(fd);
+    Elf *elf = elf_begin(fd, ELF_C_READ_MMAP_PRIVATE, NULL);
+    if (!elf || elf_cntl(elf, ELF_C_FDDONE) != 0) {
+        if (elf)
+            elf_end(elf);
+        return uld_fd_move_high(fd);
+    }
+    close(fd);
+    *elfp = elf;
+    return -1;
+}
+
 /* ":.debug:<debug_dir>:/usr/lib/debug" when debug_dir is set, else libdw's
  * default (the same without debug_dir); libdw keeps a pointer to it. */
 static char *debuginfo_path;
@@ -39,7 +64,7 @@ static int find_debuginfo(Dwfl_Module *m, void **user, const char *modname, Dwar
                           char **debugfile);
 
 static const Dwfl_Callbacks callbacks = {
-    .find_elf = dwfl_linux_proc_find_elf,
+    .find_elf = find_elf_mapped,
     /* build-id tree, .gnu_debuglink, dwz alt files, then debuginfod (bounded) */
     .find_debuginfo = find_debuginfo,
     .debuginfo_path = &debuginfo_path,
@@ -95,6 +120,7 @@ static int find_debuginfo(Dwfl_Module *m, void **user, const char *modname, Dwar
     bound_debuginfod();
     debuginfod_deadline = uld_now_ns() + (uint64_t)uld_config.symbolize_timeout * 1000000000u;
     debuginfod_timed_out = 0;
+    /* the descriptor stays open: moved out of the program's way (see find_elf_mapped) */
     int fd = dwfl_standard_find_debuginfo(m, user, modname, base, file, debuglink, crc,
                                           debugfile);
     if (debuginfod_timed_out && !debuginfod_given_up) {
@@ -103,7 +129,7 @@ static int find_debuginfo(Dwfl_Module *m, void **user, const char *modname, Dwar
                  "frames (and those of modules still to come) are shown as module+offset",
                  modname ? modname : "?", uld_config.symbolize_timeout);
     }
-    return fd;
+    return fd < 0 ? fd : uld_fd_move_high(fd);
 }
 
 /* Queries to debuginfod happen while a report is written, nowhere else. */
