@@ -56,7 +56,7 @@ ULD_EXPORT void uld_lock_set_class_impl(const void *lock, const void *key, const
     char *keep_name = old && old->name ? uld_strdup(old->name) : NULL;
     if (old)
         uld_lock_forget(old);
-    uld_class_get((uintptr_t)key, 0, 0, ULD_SITE_ANNOTATION, d.type, name);
+    uld_class_get((uintptr_t)key, 0, ULD_SITE_ANNOTATION, d.type, name);
     struct uld_lock *l = uld_lock_create(addr, d, ULD_SITE_ANNOTATION, CALLER, key);
     if (l)
         l->name = keep_name;

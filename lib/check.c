@@ -53,6 +53,21 @@ struct uld_lock *uld_lock_first_use(uintptr_t addr, struct uld_lockdesc d, uintp
     return l;
 }
 
+/* Where a report happens: the first frame outside lock wrappers (wrappers.c),
+ * not nni_plat_mtx_lock's call of pthread_mutex_lock. */
+static uintptr_t report_site(uintptr_t ip)
+{
+    const uintptr_t *f;
+    if (!uld_in_wrapper(ip))
+        return ip;
+    int n = uld_stack_frames(uld_stack_capture_limited(0, 8), &f), i = 0;
+    while (i < n && f[i] != ip)
+        i++;
+    while (i + 1 < n && uld_in_wrapper(f[i]))
+        i++;
+    return i < n ? f[i] : ip;
+}
+
 static void fill_thread(struct uld_report *r, struct uld_thread *t, uintptr_t ip)
 {
     uld_thread_refresh_name(t);
@@ -60,7 +75,7 @@ static void fill_thread(struct uld_report *r, struct uld_thread *t, uintptr_t ip
     r->tid = t->tid;
     r->serial = t->serial;
     memcpy(r->thread_name, t->name, sizeof(r->thread_name));
-    r->ip = ip;
+    r->ip = report_site(ip);
 }
 
 /* The thread's held locks; those not already in the report are context only. */

@@ -17,14 +17,13 @@ long uld_class_count(void)
     return nclasses;
 }
 
-struct uld_class *uld_class_get(uintptr_t key, uintptr_t caller, unsigned subclass, int kind,
+struct uld_class *uld_class_get(uintptr_t key, unsigned subclass, int kind,
                                 uint8_t type, const char *name)
 {
     struct uld_class_key k;
     struct uld_class *c;
     memset(&k, 0, sizeof(k));
     k.key = key;
-    k.caller = caller;
     k.subclass = subclass;
     k.kind = (uint32_t)kind;
     HASH_FIND(hh, classes, &k, sizeof(k), c);
@@ -44,7 +43,7 @@ struct uld_class *uld_class_get(uintptr_t key, uintptr_t caller, unsigned subcla
     c->type = type;
     c->name = name ? uld_strdup(name) : NULL;
     uld_node_init(&c->node, uld_next_node_id(), (uint8_t)subclass, c);
-    c->base = subclass ? uld_class_get(key, caller, 0, kind, type, name) : c;
+    c->base = subclass ? uld_class_get(key, 0, kind, type, name) : c;
     if (!c->base)
         c->base = c;
     HASH_ADD(hh, classes, k, sizeof(c->k), c);

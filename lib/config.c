@@ -10,7 +10,7 @@
 
 struct uld_config uld_config ULD_HIDDEN;
 
-enum opt_type { OPT_BOOL, OPT_INT, OPT_PATH };
+enum opt_type { OPT_BOOL, OPT_INT, OPT_PATH, OPT_LIST };
 
 struct option_row {
     const char *name;
@@ -71,6 +71,12 @@ static const struct option_row options[] = {
     {"lock_tags", OPT_BOOL, OFF(lock_tags), 1, 0, 1,
      "keep each mutex/rwlock's identity in a word glibc leaves unused, so a lock built again "
      "at a reused address (stack, no destroy) is known to be new"},
+    {"wrappers", OPT_LIST, OFF(wrappers), 0, 0, 0,
+     "globs (':'-separated) naming lock wrapper functions: their frames are skipped when a "
+     "lock's class, name and report location are chosen (wrappers=nni_mtx_*:nni_plat_*)"},
+    {"builtin_wrappers", OPT_BOOL, OFF(builtin_wrappers), 1, 0, 1,
+     "also skip functions whose names say they wrap the lock API (*mutex_init*, "
+     "*mtx_lock*, *lock_alloc*, C++ *Mutex constructors...; docs/design.md)"},
     {"follow_links", OPT_BOOL, OFF(follow_links), 0, 0, 1,
      "write log_path/json_path/graph_path through a symbolic link (default: refuse one, "
      "as a link in a shared directory may point anywhere)"},
@@ -85,7 +91,7 @@ static void set_defaults(void)
 {
     memset(&uld_config, 0, sizeof(uld_config));
     for (size_t i = 0; i < ULD_ARRAY_SIZE(options); i++)
-        if (options[i].type != OPT_PATH)
+        if (options[i].type != OPT_PATH && options[i].type != OPT_LIST)
             *(long *)((char *)&uld_config + options[i].offset) = options[i].def;
 }
 
@@ -125,8 +131,24 @@ static const struct option_row *find_option(const char *key, size_t n)
     return NULL;
 }
 
-static int apply_one(const char *item, size_t len)
+/* `wrappers=a:b`: the option separator also separates the globs. */
+static int list_append(char *list, const char *item, size_t len)
 {
+    size_t used = strlen(list);
+    if (used + 1 + len >= ULD_PATH_MAX) {
+        uld_warn("ULOCKDEP_OPTIONS: list option longer than %d bytes; '%.*s' ignored",
+                 ULD_PATH_MAX - 1, (int)len, item);
+        return 1;
+    }
+    list[used] = ':';
+    memcpy(list + used + 1, item, len);
+    list[used + 1 + len] = '\0';
+    return 0;
+}
+
+static int apply_one(const char *item, size_t len, char **list)
+{
+    *list = NULL;
     const char *eq = memchr(item, '=', len);
     size_t klen = eq ? (size_t)(eq - item) : len;
     const struct option_row *o = find_option(item, klen);
@@ -139,7 +161,18 @@ static int apply_one(const char *item, size_t len)
     size_t vlen = eq ? len - klen - 1 : 1;
     char *field = (char *)&uld_config + o->offset;
     long v;
+    if (o->type == OPT_LIST)
+        *list = field;
     switch (o->type) {
+    case OPT_LIST:
+        if (vlen >= ULD_PATH_MAX) {
+            uld_warn("ULOCKDEP_OPTIONS: %s is longer than %d bytes; ignored", o->name,
+                     ULD_PATH_MAX - 1);
+            return 1;
+        }
+        memcpy(field, val, vlen);
+        field[vlen] = '\0';
+        return 0;
     case OPT_PATH: {
         size_t n = 0;
         for (size_t i = 0; i < vlen && n < ULD_PATH_MAX; i++, n++) {
@@ -197,11 +230,14 @@ int uld_config_parse(const char *opts)
     if (!opts)
         return 0;
     const char *p = opts;
+    char *list = NULL; /* the list option being read: later items without '=' extend it */
     while (*p) {
         const char *end = next_separator(p);
         size_t len = end ? (size_t)(end - p) : strlen(p);
-        if (len > 0)
-            errors += apply_one(p, len);
+        if (len > 0 && list && !memchr(p, '=', len) && !find_option(p, len))
+            errors += list_append(list, p, len);
+        else if (len > 0)
+            errors += apply_one(p, len, &list);
         if (!end)
             break;
         p = end + 1;
@@ -244,7 +280,7 @@ ULD_EXPORT void uld_print_options(int fd)
     uld_buf_init(&b, mem, sizeof(mem), fd);
     for (size_t i = 0; i < ULD_ARRAY_SIZE(options); i++) {
         const struct option_row *o = &options[i];
-        if (o->type == OPT_PATH)
+        if (o->type == OPT_PATH || o->type == OPT_LIST)
             uld_buf_printf(&b, "  %-18s %-10s %s\n", o->name, "\"\"", o->help);
         else
             uld_buf_printf(&b, "  %-18s %-10ld %s\n", o->name, o->def, o->help);

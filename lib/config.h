@@ -15,6 +15,7 @@ struct uld_config {
     char graph_path[ULD_PATH_MAX]; /* class graph dump at exit; empty: none */
     char suppressions[ULD_PATH_MAX]; /* suppression file; empty: none */
     char debug_dir[ULD_PATH_MAX];  /* extra root for separate debug files; empty: none */
+    char wrappers[ULD_PATH_MAX];   /* globs naming lock wrapper functions, ':'-separated */
     char skip[ULD_PATH_MAX];       /* comma-separated program names that record nothing */
     char error_file[ULD_PATH_MAX]; /* a pid line appended at the first error; empty: none */
     /* numeric options are all long: one parser, one table */
@@ -34,6 +35,7 @@ struct uld_config {
     long watchdog_abort;            /* abort() after a deadlock-detected report */
     long stats;                     /* print statistics at exit */
     long lock_tags;                 /* store identity tags in unused words of lock objects */
+    long builtin_wrappers;          /* also skip the built-in lock-API wrapper names */
     long follow_links;              /* outputs may be symbolic links */
     long stderr_lines;              /* with a log file, each report's one line on stderr too */
 };

@@ -49,7 +49,7 @@ static struct uld_class *class_of(struct class_by_id *map, uint32_t id)
 
 static void put_key(struct uld_buf *b, const struct uld_class *c)
 {
-    char key[128];
+    char key[ULD_NAME_MAX];
     uld_class_stable_key((int)c->k.kind, c->k.key, c->base->site_stack, c->k.subclass, key,
                          sizeof(key));
     uld_buf_json_str(b, key);
@@ -76,7 +76,7 @@ static void put_class(struct uld_buf *b, struct uld_class *c)
 {
     struct uld_rlock rl = {.class_kind = (uint8_t)c->k.kind, .class_key = c->k.key,
                            .class_stack = c->base->site_stack, .subclass = (uint8_t)c->k.subclass};
-    char name[128];
+    char name[ULD_NAME_MAX];
     if (c->base->name)
         uld_snprintf(rl.class_name, sizeof(rl.class_name), "%s", c->base->name);
     uld_rlock_class_name(&rl, name, sizeof(name));

@@ -63,7 +63,7 @@ static void thread(struct uld_buf *b, uint32_t serial, int tid, const char *name
 
 static void lock_name(struct uld_buf *b, const struct uld_report *r, int idx)
 {
-    char name[128];
+    char name[ULD_NAME_MAX];
     if (idx < 0 || idx >= r->nlocks) {
         uld_buf_puts(b, "null");
         return;
@@ -74,7 +74,7 @@ static void lock_name(struct uld_buf *b, const struct uld_report *r, int idx)
 
 static void locks(struct uld_buf *b, const struct uld_report *r)
 {
-    char cname[128];
+    char cname[ULD_NAME_MAX];
     int first = 1;
     uld_buf_puts(b, ",\"locks\":[");
     for (int i = 0; i < r->nlocks; i++) {
@@ -106,7 +106,7 @@ static void locks(struct uld_buf *b, const struct uld_report *r)
 /* Classes of the report: the cycle's for class-order, else those of its locks. */
 static void classes(struct uld_buf *b, const struct uld_report *r)
 {
-    char cname[128];
+    char cname[ULD_NAME_MAX];
     uint32_t done[ULD_R_MAX_LOCKS];
     int ndone = 0;
     uld_buf_puts(b, ",\"classes\":[");

@@ -17,8 +17,7 @@ enum uld_site_kind {
 };
 
 struct uld_class_key {
-    uintptr_t key;        /* site ip, static address, or annotation key */
-    uintptr_t caller;     /* init classes: the function that called init, or 0 */
+    uintptr_t key;        /* site ip (outside lock wrappers), static address, or annotation key */
     uint32_t subclass;
     uint32_t kind;        /* enum uld_site_kind */
 };
@@ -128,12 +127,14 @@ static inline int uld_waitobj_new_thread(const struct uld_lock *w, uint32_t seri
 }
 
 /* class.c */
-struct uld_class *uld_class_get(uintptr_t key, uintptr_t caller, unsigned subclass, int kind,
+struct uld_class *uld_class_get(uintptr_t key, unsigned subclass, int kind,
                                 uint8_t type, const char *name) ULD_HIDDEN;
 long uld_class_count(void) ULD_HIDDEN;
 /* Every class, for dumps (graph_lock held). */
 void uld_class_for_each(void (*fn)(struct uld_class *, void *), void *arg) ULD_HIDDEN;
 int uld_addr_is_static(uintptr_t addr) ULD_HIDDEN;
+/* wrappers.c: is this return address inside a lock wrapper function?  graph_lock held. */
+int uld_in_wrapper(uintptr_t addr) ULD_HIDDEN;
 
 extern struct uld_graph uld_lock_graph ULD_HIDDEN;
 extern struct uld_graph uld_class_graph ULD_HIDDEN;

@@ -258,46 +258,53 @@ static struct uld_lock *record_alloc(void)
     return uld_alloc(sizeof(*l));
 }
 
+/* The first frame from i on that is not inside a lock wrapper (wrappers.c). */
+static int skip_wrappers(const uintptr_t *f, int n, int i)
+{
+    while (i + 1 < n && uld_in_wrapper(f[i]))
+        i++;
+    return i;
+}
+
 /*
- * A lock never initialised is classed by where it is first acquired.  One
- * call site is not enough: the lock call often sits in a wrapper shared by
- * every lock of the program (an out-of-line std::mutex::lock, a helper), so
- * the class key is the call site and its caller.  Keys of this kind have the
- * top bit set and never collide with an address.
+ * A lock never initialised is classed by where it is first acquired: that
+ * call site (outside lock wrappers) and its caller's call site, since the
+ * lock call often sits in a helper shared by many locks.  Keys of this kind
+ * have the top bit set and never collide with an address.
  */
 static uintptr_t first_use_key(uintptr_t ip, uint32_t *site_stack)
 {
     const uintptr_t *f;
-    *site_stack = uld_stack_capture_limited(0, 4);
-    int n = uld_stack_frames(*site_stack, &f);
-    if (n < 2)
-        return ip;
-    return (uintptr_t)(f[0] * 0x9e3779b97f4a7c15ull ^ f[1] * 0xc2b2ae3d27d4eb4full) |
+    int n = uld_stack_frames(uld_stack_capture_limited(0, 8), &f);
+    int i = skip_wrappers(f, n, 0);
+    *site_stack = uld_stack_intern(f + i, n - i < 4 ? n - i : 4);
+    if (n - i < 2)
+        return n ? f[i] : ip;
+    return (uintptr_t)(f[i] * 0x9e3779b97f4a7c15ull ^ f[i + 1] * 0xc2b2ae3d27d4eb4full) |
            (1ull << 63);
 }
 
 /*
- * A lock initialised by pthread_*_init is classed by the init call site and
- * the function that called the code containing it.  The kernel's
- * mutex_init() is a macro, one class per use; in userspace the init call
- * often sits in an out-of-line wrapper (a Mutex class's constructor, a
- * lock_init helper) shared by every lock of the program, which would make
- * them all one class.  The caller's *function*, not its call site, so that
- * the locks one function initialises through the same wrapper (a loop, an
- * unrolled loop, a helper called for each of a pair) stay one class.
- * Returns the caller (0 when unknown: the site alone) and the two frames.
+ * A lock initialised by pthread_*_init is classed, as in the kernel, by its
+ * init call site in the source: the first frame above the interposed call
+ * that is not inside a lock wrapper (nni_mtx_init, sqlite3_mutex_alloc, a
+ * Mutex constructor; wrappers.c).  Nothing above that frame counts, so a
+ * lazy-init function called from many places makes one class, and seven
+ * fields initialised through one wrapper in one constructor make seven.
+ * Returns the site; site_stack gets it and its caller (for names).
  */
-static uintptr_t init_caller(uintptr_t ip, uint32_t *site_stack)
+static uintptr_t init_site(uintptr_t ip, uint32_t *site_stack)
 {
     const uintptr_t *f;
-    int n = uld_stack_frames(uld_stack_capture_limited(0, 4), &f);
-    for (int i = 0; i + 1 < n; i++) {
+    int n = uld_stack_frames(uld_stack_capture_limited(0, 8), &f);
+    for (int i = 0; i < n; i++) {
         if (f[i] == ip) {
-            *site_stack = uld_stack_intern(f + i, 2);
-            return *site_stack ? uld_function_of(f[i + 1]) : 0;
+            i = skip_wrappers(f, n, i);
+            *site_stack = uld_stack_intern(f + i, n - i < 2 ? n - i : 2);
+            return f[i];
         }
     }
-    return 0;
+    return ip;
 }
 
 struct uld_lock *uld_lock_create(uintptr_t addr, struct uld_lockdesc d, int site_kind,
@@ -316,12 +323,11 @@ struct uld_lock *uld_lock_create(uintptr_t addr, struct uld_lockdesc d, int site
                     : site_kind == ULD_SITE_ANNOTATION ? (uintptr_t)class_key
                                                        : ip;
     uint32_t site_stack = 0;
-    uintptr_t caller = 0;
     if (site_kind == ULD_SITE_FIRST_USE)
         key = first_use_key(ip, &site_stack);
     else if (site_kind == ULD_SITE_INIT)
-        caller = init_caller(ip, &site_stack);
-    struct uld_class *cls = uld_class_get(key, caller, 0, site_kind, d.type, NULL);
+        key = ip = init_site(ip, &site_stack);
+    struct uld_class *cls = uld_class_get(key, 0, site_kind, d.type, NULL);
     if (cls && !cls->site_stack)
         cls->site_stack = site_stack;
     struct uld_lock *l = cls ? record_alloc() : NULL;
@@ -376,7 +382,7 @@ struct uld_class *uld_lock_class(struct uld_lock *l, unsigned subclass)
     if (!s)
         return l->cls;
     if (!s->cls)
-        s->cls = uld_class_get(l->cls->k.key, l->cls->k.caller, subclass, (int)l->cls->k.kind,
+        s->cls = uld_class_get(l->cls->k.key, subclass, (int)l->cls->k.kind,
                                l->type, NULL);
     return s->cls ? s->cls : l->cls;
 }

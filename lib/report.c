@@ -132,7 +132,7 @@ long uld_report_suppressed_count(void)
 struct supp_strings {
     const char *s[1024];
     int n;
-    char names[2 * ULD_R_MAX_LOCKS][128];
+    char names[2 * ULD_R_MAX_LOCKS][ULD_NAME_MAX];
     int nnames;
 };
 
@@ -189,6 +189,11 @@ int uld_report_suppressed(const struct uld_report *r, struct uld_suppression *li
     }
     for (int i = 0; i < r->nheld; i++)
         add_frame_strings(&ss, r->held[i].ip);
+    static char signature[48] = "signature:"; /* what --gen-suppressions writes */
+    if (r->kind != ULD_R_LIMIT) {
+        uld_report_signature(r, signature + 10, sizeof(signature) - 10);
+        ss.s[ss.n++] = signature;
+    }
     return uld_supp_match(list, kind_names[r->kind], ss.s, ss.n) != NULL;
 }
 
@@ -317,212 +322,6 @@ void uld_report_limit(const char *table, long limit, const char *option)
                  "the %s table is full (%ld entries); new ones are not recorded%s%s", table,
                  limit, option ? ", raise " : "", option ? option : "");
     uld_report_submit(r, (uint64_t)(uintptr_t)table);
-}
-
-/* ---- stable identities ------------------------------------------------------ */
-
-/* "<module>@0x<offset>" of one address, appended at out + strlen(out). */
-static void append_module_offset(uintptr_t addr, char *out, size_t n)
-{
-    const char *path;
-    uintptr_t off;
-    size_t len = strlen(out);
-    if (uld_module_of(addr, &path, &off)) {
-        const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-        uld_snprintf(out + len, n - len, "%s@0x%lx", base, (unsigned long)off);
-    } else {
-        uld_snprintf(out + len, n - len, "%p", (void *)addr); /* not in any object: unstable */
-    }
-}
-
-void uld_class_stable_key(int kind, uintptr_t key, uint32_t site_stack, unsigned subclass,
-                          char *out, size_t n)
-{
-    const uintptr_t *f;
-    out[0] = '\0';
-    int two = (kind == ULD_SITE_FIRST_USE || kind == ULD_SITE_INIT) &&
-              uld_stack_frames(site_stack, &f) >= 2;
-    if (two) { /* the two frames the class key is made of (init: the caller's function) */
-        append_module_offset(f[0], out, n);
-        size_t len = strlen(out);
-        uld_snprintf(out + len, n - len, "+");
-        append_module_offset(kind == ULD_SITE_INIT ? uld_function_of(f[1]) : f[1], out, n);
-    } else {
-        append_module_offset(key, out, n);
-    }
-    if (subclass) {
-        size_t len = strlen(out);
-        uld_snprintf(out + len, n - len, "/%u", subclass);
-    }
-}
-
-static uint64_t fnv(uint64_t h, const char *s)
-{
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-    return (h ^ 0xff) * 0x100000001b3ull; /* separator */
-}
-
-/* Kind + the stable keys of its classes (sorted) + the site for one-lock kinds. */
-void uld_report_signature(const struct uld_report *r, char *out, size_t n)
-{
-    static char keys[ULD_R_MAX_LOCKS][96]; /* report lock held */
-    int k = 0;
-    for (int i = 0; i < r->nlocks; i++) {
-        const struct uld_rlock *l = &r->locks[i];
-        if (l->context)
-            continue;
-        uld_class_stable_key(l->class_kind, l->class_key, l->class_stack, l->subclass, keys[k],
-                             sizeof(keys[0]));
-        int dup = 0;
-        for (int j = 0; j < k; j++)
-            dup |= !strcmp(keys[j], keys[k]);
-        k += !dup;
-    }
-    for (int i = 1; i < k; i++) /* insertion sort: the order must not matter */
-        for (int j = i; j > 0 && strcmp(keys[j - 1], keys[j]) > 0; j--) {
-            char tmp[96];
-            memcpy(tmp, keys[j], sizeof(tmp));
-            memcpy(keys[j], keys[j - 1], sizeof(tmp));
-            memcpy(keys[j - 1], tmp, sizeof(tmp));
-        }
-    uint64_t h = fnv(0xcbf29ce484222325ull, kind_names[r->kind]);
-    for (int i = 0; i < k; i++)
-        h = fnv(h, keys[i]);
-    if (r->nsteps == 0 && r->ip) {
-        char site[96];
-        uld_class_stable_key(ULD_SITE_INIT, r->ip, 0, 0, site, sizeof(site));
-        h = fnv(h, site);
-    }
-    uld_snprintf(out, n, "%lx", (unsigned long)h);
-}
-
-/* ---- naming ------------------------------------------------------------- */
-
-const char *uld_lock_type_name(int type)
-{
-    static const char *const names[] = {"mutex", "rwlock", "spinlock", "lock", "condvar",
-                                        "semaphore"};
-    return type >= 0 && type < (int)ULD_ARRAY_SIZE(names) ? names[type] : "lock";
-}
-
-const char *uld_site_kind_name(int kind)
-{
-    static const char *const names[] = {"static", "init", "first-use", "annotation"};
-    return kind >= 0 && kind < 4 ? names[kind] : "unknown";
-}
-
-/* "function:line", else "function+0xOFF", else "module+0xOFF", else the address. */
-static void site_name(uintptr_t ip, char *out, size_t n)
-{
-    struct uld_frame_info fi;
-    uld_symbolize(ip, 1, &fi);
-    if (fi.function && fi.line)
-        uld_snprintf(out, n, "%s:%d", fi.function, fi.line);
-    else if (fi.function)
-        uld_snprintf(out, n, "%s+0x%lx", fi.function, (unsigned long)fi.fn_offset);
-    else if (fi.module)
-        uld_snprintf(out, n, "%s+0x%lx", strrchr(fi.module, '/') ? strrchr(fi.module, '/') + 1
-                                                                  : fi.module,
-                     (unsigned long)fi.module_offset);
-    else
-        uld_snprintf(out, n, "%p", (void *)ip);
-}
-
-static int static_name(uintptr_t addr, char *out, size_t n)
-{
-    const char *sym;
-    uintptr_t off;
-    if (!uld_symbolize_data(addr, &sym, &off))
-        return 0;
-    if (off)
-        uld_snprintf(out, n, "%s+0x%lx", sym, (unsigned long)off);
-    else
-        uld_snprintf(out, n, "%s", sym);
-    return 1;
-}
-
-/* Frames of lock wrappers (std::mutex::lock, lock_guard, gthread) do not name a class. */
-static int is_wrapper_frame(const struct uld_frame_info *fi)
-{
-    if (!fi->function)
-        return 0;
-    const char *paren = strchr(fi->function, '(');
-    const char *std = strstr(fi->function, "std::");
-    return (std && (!paren || std < paren)) || !strncmp(fi->function, "__gthread", 9) ||
-           !strncmp(fi->function, "__gnu_cxx", 9);
-}
-
-uintptr_t uld_class_site_frame(uint32_t site_stack, uintptr_t fallback)
-{
-    const uintptr_t *f;
-    int n = uld_stack_frames(site_stack, &f);
-    for (int i = 0; i < n; i++) {
-        struct uld_frame_info fi;
-        uld_symbolize(f[i], 1, &fi);
-        if (!is_wrapper_frame(&fi))
-            return f[i];
-    }
-    return n ? f[0] : fallback;
-}
-
-/* An init class: "site from caller", the caller's function without its parameters. */
-static void init_class_name(uintptr_t site, uint32_t site_stack, char *out, size_t n)
-{
-    const uintptr_t *f;
-    struct uld_frame_info fi;
-    site_name(site, out, n);
-    if (uld_stack_frames(site_stack, &f) < 2)
-        return;
-    uld_symbolize(f[1], 1, &fi);
-    if (!fi.function)
-        return;
-    size_t len = strlen(out);
-    const char *paren = strchr(fi.function, '(');
-    int fn_len = paren ? (int)(paren - fi.function) : (int)strlen(fi.function);
-    uld_snprintf(out + len, n - len, " from %.*s", fn_len, fi.function);
-}
-
-static void class_base_name(const struct uld_rlock *l, char *out, size_t n)
-{
-    if (l->class_name[0])
-        uld_snprintf(out, n, "%s", l->class_name);
-    else if (l->class_kind == ULD_SITE_STATIC && static_name(l->class_key, out, n))
-        return;
-    else if (l->class_kind == ULD_SITE_STATIC)
-        uld_snprintf(out, n, "%p", (void *)l->class_key);
-    else if (l->class_kind == ULD_SITE_FIRST_USE)
-        site_name(uld_class_site_frame(l->class_stack, l->site_ip), out, n);
-    else if (l->class_kind == ULD_SITE_INIT)
-        init_class_name(l->class_key, l->class_stack, out, n);
-    else
-        site_name(l->class_key, out, n);
-}
-
-void uld_rlock_class_name(const struct uld_rlock *l, char *out, size_t n)
-{
-    class_base_name(l, out, n);
-    if (l->subclass) {
-        size_t len = strlen(out);
-        uld_snprintf(out + len, n - len, "/%u", (unsigned)l->subclass);
-    }
-}
-
-void uld_rlock_name(const struct uld_rlock *l, char *out, size_t n)
-{
-    if (l->name[0]) {
-        uld_snprintf(out, n, "%s", l->name);
-    } else if (!(l->is_static && static_name(l->addr, out, n))) {
-        class_base_name(l, out, n);
-        if (l->ordinal) {
-            size_t len = strlen(out);
-            uld_snprintf(out + len, n - len, "#%u", l->ordinal);
-        }
-    }
-    if (l->subclass) {
-        size_t len = strlen(out);
-        uld_snprintf(out + len, n - len, "/%u", (unsigned)l->subclass);
-    }
 }
 
 static void emit_json(int fd, const struct uld_report *r, const char *text,

@@ -29,6 +29,7 @@ enum uld_report_kind {
 };
 
 #define ULD_R_MAX_LOCKS ULD_MAX_CYCLE
+#define ULD_NAME_MAX 1024 /* a lock or class name or key as printed: never cut short */
 #define ULD_R_MAX_HELD 64
 
 /* A lock as a report names it, copied so it outlives the lock. */
@@ -41,8 +42,8 @@ struct uld_rlock {
     uint32_t ordinal;
     uint8_t type, flags, site_kind, class_kind, subclass, is_static;
     uint8_t context;         /* only held alongside: not one of the report's locks */
-    char name[48];           /* uld_lock_set_name(), or empty */
-    char class_name[48];     /* uld_lock_set_class(), or empty */
+    char name[160];          /* uld_lock_set_name(), or empty */
+    char class_name[160];    /* uld_lock_set_class(), or empty */
 };
 
 /* One dependency of a cycle: `to` acquired while `from` was held. */
@@ -119,7 +120,9 @@ void uld_json_emit(struct uld_buf *b, const struct uld_report *r, const char *te
 
 /* A hex id of the problem, stable across processes of the same binaries. */
 void uld_report_signature(const struct uld_report *r, char *out, size_t n) ULD_HIDDEN;
-/* Stable key of a class: "<module>@0x<offset>[/<subclass>]" (docs/reports.md). */
+/* naming.c: stable key of a class, the same in every process and build of the
+ * same source (symbol, function@file:+line-in-function; module@0xOFF without
+ * symbols), "/<subclass>" appended; docs/reports.md. */
 void uld_class_stable_key(int kind, uintptr_t key, uint32_t site_stack, unsigned subclass,
                           char *out, size_t n) ULD_HIDDEN;
 /* The frame that names a first-use class: the first one outside lock wrappers. */
@@ -127,7 +130,7 @@ uintptr_t uld_class_site_frame(uint32_t site_stack, uintptr_t fallback) ULD_HIDD
 struct uld_suppression;
 int uld_report_suppressed(const struct uld_report *r, struct uld_suppression *list) ULD_HIDDEN;
 long uld_report_suppressed_count(void) ULD_HIDDEN;
-/* report.c helpers shared with json.c */
+/* naming.c: names of locks and classes */
 void uld_rlock_name(const struct uld_rlock *l, char *out, size_t n) ULD_HIDDEN;
 void uld_rlock_class_name(const struct uld_rlock *l, char *out, size_t n) ULD_HIDDEN;
 const char *uld_lock_type_name(int type) ULD_HIDDEN;

@@ -126,7 +126,7 @@ static void put_stack(struct uld_buf *b, uint32_t stack_id, const char *indent)
 
 static void put_name(struct uld_buf *b, const struct uld_report *r, int idx)
 {
-    char name[128];
+    char name[ULD_NAME_MAX];
     if (idx < 0 || idx >= r->nlocks) {
         uld_buf_puts(b, "(unknown lock)");
         return;
@@ -180,7 +180,7 @@ static void put_legend(struct uld_buf *b, const struct uld_report *r)
     uld_buf_puts(b, "\nlocks in this report:\n");
     for (int i = 0; i < r->nlocks; i++) {
         const struct uld_rlock *l = &r->locks[i];
-        char cname[128];
+        char cname[ULD_NAME_MAX];
         uld_rlock_class_name(l, cname, sizeof(cname));
         uld_buf_puts(b, "  ");
         put_name(b, r, i);
@@ -302,7 +302,7 @@ static void put_column(struct uld_buf *b, int col, const char *fmt, const char *
 static void put_scenario_action(struct uld_buf *b, const struct uld_report *r, int k, int pass)
 {
     const struct uld_rstep *s = scenario_step(r, k);
-    char from[128], to[128];
+    char from[ULD_NAME_MAX], to[ULD_NAME_MAX];
     uld_rlock_name(&r->locks[s->from], from, sizeof(from));
     uld_rlock_name(&r->locks[s->to], to, sizeof(to));
     switch (step_kind(r, s)) {
@@ -419,7 +419,7 @@ static void put_signal_report(struct uld_buf *b, const struct uld_report *r)
         uld_buf_puts(b, ":\n");
         put_stack(b, s->stack_id, "     ");
     }
-    char name[128];
+    char name[ULD_NAME_MAX];
     uld_rlock_name(&r->locks[r->target], name, sizeof(name));
     uld_buf_printf(b, "\n possible unsafe locking scenario:\n\n  lock(%s);\n  <SIG%s arrives>\n"
                       "    lock(%s);   /* in the handler, on the same thread */\n\n"

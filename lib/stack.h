@@ -56,5 +56,11 @@ int uld_module_of(uintptr_t addr, const char **path, uintptr_t *offset) ULD_HIDD
  * is mapped, so frames in it can still be named after it is unloaded. */
 void uld_symbolize_pin_module(uintptr_t addr) ULD_HIDDEN;
 int uld_symbolize_data(uintptr_t addr, const char **symbol, uintptr_t *offset) ULD_HIDDEN;
+/* The data symbol containing addr: is it file-local, and its source file
+ * (the symbol table's preceding STT_FILE entry; NULL if none).  0: no symbol. */
+int uld_symbolize_data_scope(uintptr_t addr, int *local, const char **file) ULD_HIDDEN;
+/* First source line of the function containing a code address (DW_AT_decl_line
+ * of the enclosing out-of-line function), 0 when unknown. */
+int uld_symbolize_decl_line(uintptr_t addr, int is_return) ULD_HIDDEN;
 
 #endif

@@ -469,6 +469,46 @@ int uld_symbolize_data(uintptr_t addr, const char **symbol, uintptr_t *offset)
     return 1;
 }
 
+int uld_symbolize_data_scope(uintptr_t addr, int *local, const char **file)
+{
+    Dwfl_Module *m = uld_config.symbolize ? module_of(addr) : NULL;
+    int n = m ? dwfl_module_getsymtab(m) : -1;
+    const char *last_file = NULL;
+    for (int i = 0; i < n; i++) {
+        GElf_Sym sym;
+        GElf_Addr value;
+        const char *name = dwfl_module_getsym_info(m, i, &sym, &value, NULL, NULL, NULL);
+        if (!name)
+            continue;
+        if (GELF_ST_TYPE(sym.st_info) == STT_FILE)
+            last_file = name;
+        else if (GELF_ST_TYPE(sym.st_info) == STT_OBJECT && addr >= value &&
+                 addr < value + (sym.st_size ? sym.st_size : 1)) {
+            *local = GELF_ST_BIND(sym.st_info) == STB_LOCAL;
+            *file = *local ? last_file : NULL;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int uld_symbolize_decl_line(uintptr_t addr, int is_return)
+{
+    Dwfl_Module *m = uld_config.symbolize ? module_of(addr) : NULL;
+    uintptr_t pc = is_return ? addr - 1 : addr;
+    Dwarf_Addr bias = 0;
+    Dwarf_Die *cu = m ? dwfl_module_addrdie(m, pc, &bias) : NULL;
+    Dwarf_Die *scopes = NULL;
+    int n = cu ? dwarf_getscopes(cu, pc - bias, &scopes) : 0, line = 0;
+    for (int i = 0; i < n; i++)
+        if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
+            if (dwarf_decl_line(&scopes[i], &line) != 0)
+                line = 0;
+            break;
+        }
+    free(scopes);
+    return line;
+}
 
 /*
  * dlclose: the session keeps a module once reported (report_modules() only

@@ -96,15 +96,33 @@ static void push_frame(const struct jv *frame, void *ctx)
     push(v, jv_get_str(frame, "module"));
 }
 
+/*
+ * The report's strings.  The signature comes first, as "signature:<hex>":
+ * the one string that names this problem and nothing else, the same in
+ * every build of the same source (lib/naming.c); --gen-suppressions
+ * prefers it.  It is stored after the pointer array, so one free() of
+ * *out releases both.
+ */
 size_t supp_report_strings(const struct jv *r, const char ***out)
 {
     struct strvec v = {0};
-    /* class names first: --gen-suppressions prefers them (stable across runs,
-     * unlike instance names such as "account_new:17#2") */
+    const char *sig = jv_get_str(r, "signature");
+    if (!strcmp(report_kind(r), "limit-reached"))
+        sig = NULL; /* no lock, no frame: never suppressed (docs/reports.md) */
+    push(&v, sig && *sig ? "" : NULL); /* placeholder, pointed at the copy below */
+    /* then class names (stable across runs, unlike instance names such as
+     * "account_new:17#2") */
     push_names(&v, jv_get(r, "locks"), "class");
     push_names(&v, jv_get(r, "classes"), "name");
     push_names(&v, jv_get(r, "locks"), "name");
     report_each_frame(r, push_frame, &v);
+    if (sig && *sig) {
+        size_t len = strlen("signature:") + strlen(sig) + 1;
+        v.s = xrealloc(v.s, v.n * sizeof(char *) + len);
+        char *text = (char *)(v.s + v.n);
+        snprintf(text, len, "signature:%s", sig);
+        v.s[0] = text;
+    }
     *out = v.s;
     return v.n;
 }
@@ -147,11 +165,25 @@ static int entry_matches(const char *kind, const char *pattern, const struct jv 
     return hit;
 }
 
-/* A string usable as a pattern: what the parser keeps after trimming, on one line. */
+/* An instance name ("account_new:17#2"): its number changes from run to run. */
+static int is_instance_name(const char *s)
+{
+    const char *hash = strrchr(s, '#');
+    if (!hash || !hash[1])
+        return 0;
+    for (const char *p = hash + 1; *p; p++)
+        if (*p < '0' || *p > '9')
+            return 0;
+    return 1;
+}
+
+/* A string usable as a pattern: what the parser keeps after trimming, on one
+ * line, and the same in the next build (no absolute path, no instance number). */
 static int usable(const char *s)
 {
     size_t n = strlen(s);
-    return n && !strpbrk(s, "\n\r") && !strchr(" \t", s[0]) && !strchr(" \t", s[n - 1]);
+    return n && !strpbrk(s, "\n\r") && !strchr(" \t", s[0]) && !strchr(" \t", s[n - 1]) &&
+           s[0] != '/' && !is_instance_name(s);
 }
 
 /* How many other reports of the set KIND:pattern would also match. */
@@ -164,8 +196,9 @@ static size_t others_matching(const struct report_set *s, size_t self, const cha
     return n;
 }
 
-/* The first of the report's strings (lock names first) that matches it alone. */
-static const char *best_pattern(const struct report_set *s, size_t self, size_t *also)
+/* The first of the report's strings (its signature, then names) that matches
+ * it alone, as a copy to free. */
+static char *best_pattern(const struct report_set *s, size_t self, size_t *also)
 {
     const char **strings;
     size_t n = supp_report_strings(s->items[self].obj, &strings);
@@ -182,8 +215,9 @@ static const char *best_pattern(const struct report_set *s, size_t self, size_t 
         if (k == 0)
             break;
     }
+    char *copy = best ? xstrdup(best) : NULL;
     free(strings);
-    return best;
+    return copy;
 }
 
 void supp_generate(struct sbuf *out, const struct report_set *s)
@@ -193,7 +227,7 @@ void supp_generate(struct sbuf *out, const struct report_set *s)
         if (rep->suppressed)
             continue;
         size_t also;
-        const char *pattern = best_pattern(s, i, &also);
+        char *pattern = best_pattern(s, i, &also);
         const char *names[64];
         size_t k = report_names(rep->obj, names, 64);
         struct sbuf head = {0};
@@ -213,5 +247,6 @@ void supp_generate(struct sbuf *out, const struct report_set *s)
             sbuf_printf(out, "# note: this entry also suppresses %zu other report%s\n", also,
                         also == 1 ? "" : "s");
         sbuf_printf(out, "%s:%s\n\n", report_kind(rep->obj), pattern);
+        free(pattern);
     }
 }

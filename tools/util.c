@@ -221,7 +221,9 @@ static int add_directory(struct pathlist *l, const char *dir, const char *ext)
         return -1;
     }
     size_t first = l->n;
+    int outputs = 0; /* ulockdep.PID.* files of any kind */
     for (struct dirent *e; (e = readdir(d));) {
+        outputs += !strncmp(e->d_name, "ulockdep.", 9);
         if (!ends_with(e->d_name, ext))
             continue;
         struct sbuf p = {0};
@@ -233,6 +235,9 @@ static int add_directory(struct pathlist *l, const char *dir, const char *ext)
             sbuf_free(&p);
     }
     closedir(d);
+    if (l->n == first && outputs)
+        return 0; /* processes ran (their graphs are here) but none reported: files are
+                     created at the first report */
     if (l->n == first) { /* nothing ran instrumented, or the wrong directory */
         tool_error("%s: no *%s file in this directory", dir, ext);
         return -1;

@@ -8,9 +8,10 @@
  * Three different locks, one order: no cycle, nothing can deadlock.  Were
  * the class the init call site alone, Db::mu and Cache::mu would be one
  * class and the nesting the class cycle Mutex -> registry_lock -> Mutex.
- * An init class is the init site plus the function that called it (here
- * Db::Db and Cache::Cache, out of line as rocksdb's constructors are), so
- * the classes differ.  No report.
+ * The Mutex constructor is a lock wrapper (a C++ `*Mutex` constructor, in
+ * the built-in wrapper names), so an init class is the first site outside
+ * it (here in Db::Db and Cache::Cache, out of line as rocksdb's
+ * constructors are), and the classes differ.  No report.
  *
  * EXPECT: none
  */

@@ -6,11 +6,12 @@
  *
  * No instance cycle, but the code takes "a Db then a Cache" and "a Cache
  * then a Db": once two such paths meet the same pair they deadlock.  The
- * Mutex wrapper must not hide that: the classes, init site plus calling
- * function, are "Mutex::Mutex... from Db::Db" and "... from Cache::Cache",
- * and their cycle is a class-order-inversion warning.
+ * Mutex wrapper must not hide that: its constructor is a lock wrapper
+ * (builtin_wrappers: a C++ `*Mutex` constructor), so each class is the
+ * init site outside it, "Db::Db():LINE" and "Cache::Cache():LINE", and
+ * their cycle is a class-order-inversion warning.
  *
- * EXPECT: class-order-inversion 'Mutex::Mutex*:* from Db::Db' 'Mutex::Mutex*:* from Cache::Cache'
+ * EXPECT: class-order-inversion 'Db::Db():*' 'Cache::Cache():*'
  */
 #include "progs.h"
 

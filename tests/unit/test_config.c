@@ -66,6 +66,23 @@ static void test_empty_items_and_flags(void **state)
     assert_int_equal(uld_config.halt_on_error, 1);
 }
 
+/* wrappers=a:b: the option separator also separates the globs, until the
+ * next item that is an option (with or without a value). */
+static void test_list_option(void **state)
+{
+    (void)state;
+    assert_int_equal(uld_config_parse("wrappers=nni_mtx_*:nni_plat_*:exitcode=3"), 0);
+    assert_string_equal(uld_config.wrappers, "nni_mtx_*:nni_plat_*");
+    assert_int_equal(uld_config.exitcode, 3);
+    assert_int_equal(uld_config.builtin_wrappers, 1);
+    assert_int_equal(uld_config_parse("stats:wrappers=a*:b*:stats:c*"), 1); /* c*: unknown */
+    assert_string_equal(uld_config.wrappers, "a*:b*");
+    assert_int_equal(uld_config.stats, 1);
+    assert_int_equal(uld_config_parse("builtin_wrappers=0"), 0);
+    assert_int_equal(uld_config.builtin_wrappers, 0);
+    assert_string_equal(uld_config.wrappers, "");
+}
+
 static void test_expand_pid(void **state)
 {
     (void)state;
@@ -83,6 +100,7 @@ int main(void)
         cmocka_unit_test(test_escapes),
         cmocka_unit_test(test_errors_keep_defaults),
         cmocka_unit_test(test_empty_items_and_flags),
+        cmocka_unit_test(test_list_option),
         cmocka_unit_test(test_expand_pid),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,325 @@
+/*
+ * naming.c - what reports, dumps and suppressions call a lock and a class,
+ * and the stable keys and signatures that identify them across processes,
+ * rebuilds and binaries (docs/reports.md, "Lock and class names").
+ *
+ * Everything here symbolises, so it runs at report or dump time only, never
+ * when a lock is taken; callers hold the report lock (or are the exit-time
+ * dump), which also protects the caches below.
+ */
+#include "config.h"
+#include "lock.h"
+#include "report.h"
+#include "stack.h"
+#include "uthash_arena.h"
+
+const char *uld_lock_type_name(int type)
+{
+    static const char *const names[] = {"mutex", "rwlock", "spinlock", "lock", "condvar",
+                                        "semaphore"};
+    return type >= 0 && type < (int)ULD_ARRAY_SIZE(names) ? names[type] : "lock";
+}
+
+const char *uld_site_kind_name(int kind)
+{
+    static const char *const names[] = {"static", "init", "first-use", "annotation"};
+    return kind >= 0 && kind < 4 ? names[kind] : "unknown";
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* "<module file name>+0x<offset>", else the bare address (not in any object). */
+static void module_offset_name(uintptr_t addr, char sep, struct uld_buf *b)
+{
+    const char *path;
+    uintptr_t off;
+    if (uld_module_of(addr, &path, &off))
+        uld_buf_printf(b, "%s%c0x%lx", base_name(path), sep, (unsigned long)off);
+    else
+        uld_buf_printf(b, "%p", (void *)addr);
+}
+
+/* ---- stable keys --------------------------------------------------------- */
+
+/*
+ * A call site that survives rebuilding: "function@file:+N", N counting lines
+ * from the function's first line, so an edit elsewhere in the file, another
+ * -O level or another build directory leaves it alone while two sites of one
+ * function stay apart.  Without line information "function+0xOFF@module",
+ * without a symbol "module@0xOFF": both change when the module is rebuilt.
+ */
+static void site_key(uintptr_t ip, struct uld_buf *b)
+{
+    struct uld_frame_info fi;
+    uld_symbolize(ip, 1, &fi);
+    if (fi.function && fi.file && fi.line) {
+        int first = uld_symbolize_decl_line(ip, 1);
+        if (first > 0 && first <= fi.line)
+            uld_buf_printf(b, "%s@%s:+%d", fi.function, base_name(fi.file), fi.line - first);
+        else
+            uld_buf_printf(b, "%s@%s:%d", fi.function, base_name(fi.file), fi.line);
+    } else if (fi.function && fi.module) {
+        uld_buf_printf(b, "%s+0x%lx@%s", fi.function, (unsigned long)fi.fn_offset,
+                       base_name(fi.module));
+    } else {
+        module_offset_name(ip, '@', b);
+    }
+}
+
+/* A static object: its symbol, with its source file when the symbol is file-local. */
+static void static_key(uintptr_t addr, struct uld_buf *b)
+{
+    const char *sym, *file = NULL;
+    uintptr_t off;
+    int local = 0;
+    if (!uld_symbolize_data(addr, &sym, &off)) {
+        module_offset_name(addr, '@', b);
+        return;
+    }
+    uld_buf_puts(b, sym);
+    if (off)
+        uld_buf_printf(b, "+0x%lx", (unsigned long)off);
+    if (uld_symbolize_data_scope(addr, &local, &file) && local)
+        uld_buf_printf(b, "@%s", file ? base_name(file) : "?");
+}
+
+struct key_cache {
+    struct { uintptr_t key; uint32_t stack, kind; } id;
+    char *text;
+    UT_hash_handle hh;
+};
+static struct key_cache *keys;
+
+static void class_key_text(int kind, uintptr_t key, uint32_t site_stack, struct uld_buf *b)
+{
+    const uintptr_t *f;
+    int n = uld_stack_frames(site_stack, &f);
+    if (kind == ULD_SITE_INIT) {
+        site_key(key, b);
+    } else if (kind == ULD_SITE_FIRST_USE && n >= 2) {
+        site_key(f[0], b); /* the site (outside lock wrappers) and its caller */
+        uld_buf_putc(b, '<');
+        site_key(f[1], b);
+    } else if (kind == ULD_SITE_FIRST_USE && n == 1) {
+        site_key(f[0], b);
+    } else if (kind == ULD_SITE_STATIC || kind == ULD_SITE_ANNOTATION) {
+        static_key(key, b);
+    } else {
+        module_offset_name(key, '@', b);
+    }
+}
+
+void uld_class_stable_key(int kind, uintptr_t key, uint32_t site_stack, unsigned subclass,
+                          char *out, size_t n)
+{
+    struct key_cache *c, id;
+    memset(&id.id, 0, sizeof(id.id));
+    id.id.key = key;
+    id.id.stack = site_stack;
+    id.id.kind = (uint32_t)kind;
+    HASH_FIND(hh, keys, &id.id, sizeof(id.id), c);
+    if (!c) {
+        char text[ULD_NAME_MAX];
+        struct uld_buf b;
+        uld_buf_init(&b, text, sizeof(text), -1);
+        class_key_text(kind, key, site_stack, &b);
+        uld_buf_cstr(&b);
+        if ((c = uld_alloc(sizeof(*c))) && (c->text = uld_strdup(text))) {
+            c->id = id.id;
+            HASH_ADD(hh, keys, id, sizeof(c->id), c);
+        } else {
+            uld_snprintf(out, n, "%s", text);
+            c = NULL;
+        }
+    }
+    if (c)
+        uld_snprintf(out, n, "%s", c->text);
+    if (subclass) {
+        size_t len = strlen(out);
+        uld_snprintf(out + len, n - len, "/%u", subclass);
+    }
+}
+
+static uint64_t fnv(uint64_t h, const char *s)
+{
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    return (h ^ 0xff) * 0x100000001b3ull; /* separator */
+}
+
+/* Kind + the stable keys of its classes (sorted) + the site for one-lock kinds. */
+void uld_report_signature(const struct uld_report *r, char *out, size_t n)
+{
+    static char keys_of[ULD_R_MAX_LOCKS][ULD_NAME_MAX]; /* report lock held */
+    int k = 0;
+    for (int i = 0; i < r->nlocks; i++) {
+        const struct uld_rlock *l = &r->locks[i];
+        if (l->context)
+            continue;
+        uld_class_stable_key(l->class_kind, l->class_key, l->class_stack, l->subclass,
+                             keys_of[k], sizeof(keys_of[0]));
+        int dup = 0;
+        for (int j = 0; j < k; j++)
+            dup |= !strcmp(keys_of[j], keys_of[k]);
+        k += !dup;
+    }
+    uint64_t h = fnv(0xcbf29ce484222325ull, uld_report_kind_name(r->kind));
+    for (int done = 0; done < k; done++) { /* in sorted order: the order must not matter */
+        int min = -1;
+        for (int i = 0; i < k; i++)
+            if (keys_of[i][0] && (min < 0 || strcmp(keys_of[i], keys_of[min]) < 0))
+                min = i;
+        h = fnv(h, keys_of[min]);
+        keys_of[min][0] = '\0';
+    }
+    if (r->nsteps == 0 && r->ip) {
+        char site[ULD_NAME_MAX];
+        struct uld_buf b;
+        uld_buf_init(&b, site, sizeof(site), -1);
+        site_key(r->ip, &b);
+        h = fnv(h, uld_buf_cstr(&b));
+    }
+    uld_snprintf(out, n, "%lx", (unsigned long)h);
+}
+
+/* ---- names --------------------------------------------------------------- */
+
+/* "function:line", else "function+0xOFF", else "module+0xOFF", else the address. */
+static void site_name(uintptr_t ip, char *out, size_t n)
+{
+    struct uld_frame_info fi;
+    uld_symbolize(ip, 1, &fi);
+    if (fi.function && fi.line)
+        uld_snprintf(out, n, "%s:%d", fi.function, fi.line);
+    else if (fi.function)
+        uld_snprintf(out, n, "%s+0x%lx", fi.function, (unsigned long)fi.fn_offset);
+    else if (fi.module)
+        uld_snprintf(out, n, "%s+0x%lx", base_name(fi.module), (unsigned long)fi.module_offset);
+    else
+        uld_snprintf(out, n, "%p", (void *)ip);
+}
+
+/* A static object: its symbol (+0xOFF inside it), else module+0xOFF, never a runtime address. */
+static void static_name(uintptr_t addr, char *out, size_t n)
+{
+    const char *sym;
+    uintptr_t off;
+    struct uld_buf b;
+    uld_buf_init(&b, out, n, -1);
+    if (!uld_symbolize_data(addr, &sym, &off))
+        module_offset_name(addr, '+', &b);
+    else if (off)
+        uld_buf_printf(&b, "%s+0x%lx", sym, (unsigned long)off);
+    else
+        uld_buf_puts(&b, sym);
+    uld_buf_cstr(&b);
+}
+
+/* Frames of lock wrappers (std::mutex::lock, lock_guard, gthread) do not name a class. */
+static int is_wrapper_frame(const struct uld_frame_info *fi)
+{
+    if (!fi->function)
+        return 0;
+    const char *paren = strchr(fi->function, '(');
+    const char *std = strstr(fi->function, "std::");
+    return (std && (!paren || std < paren)) || !strncmp(fi->function, "__gthread", 9) ||
+           !strncmp(fi->function, "__gnu_cxx", 9);
+}
+
+uintptr_t uld_class_site_frame(uint32_t site_stack, uintptr_t fallback)
+{
+    const uintptr_t *f;
+    int n = uld_stack_frames(site_stack, &f);
+    for (int i = 0; i < n; i++) {
+        struct uld_frame_info fi;
+        uld_symbolize(f[i], 1, &fi);
+        if (!is_wrapper_frame(&fi))
+            return f[i];
+    }
+    return n ? f[0] : fallback;
+}
+
+/*
+ * Names handed out so far: a name belongs to one class.  Two classes whose
+ * sites print alike (two first-use classes of one site reached from two
+ * callers, one line holding two init calls) would be indistinguishable in
+ * a report and in a suppression; the second one gets its stable key too.
+ */
+struct name_owner {
+    uint64_t hash;
+    uintptr_t key;
+    uint32_t stack, kind;
+    UT_hash_handle hh;
+};
+static struct name_owner *owners;
+
+static int name_taken_by_other(const char *name, const struct uld_rlock *l)
+{
+    uint64_t h = fnv(0xcbf29ce484222325ull, name);
+    struct name_owner *o;
+    HASH_FIND(hh, owners, &h, sizeof(h), o);
+    if (!o && (o = uld_alloc(sizeof(*o)))) {
+        o->hash = h;
+        o->key = l->class_key;
+        o->stack = l->class_kind == ULD_SITE_FIRST_USE ? l->class_stack : 0;
+        o->kind = l->class_kind;
+        HASH_ADD(hh, owners, hash, sizeof(o->hash), o);
+        return 0;
+    }
+    return o && (o->key != l->class_key || o->kind != l->class_kind ||
+                 (l->class_kind == ULD_SITE_FIRST_USE && o->stack != l->class_stack));
+}
+
+static void class_base_name(const struct uld_rlock *l, char *out, size_t n)
+{
+    if (l->class_name[0]) {
+        uld_snprintf(out, n, "%s", l->class_name);
+        return;
+    }
+    if (l->class_kind == ULD_SITE_STATIC)
+        static_name(l->class_key, out, n);
+    else if (l->class_kind == ULD_SITE_FIRST_USE)
+        site_name(uld_class_site_frame(l->class_stack, l->site_ip), out, n);
+    else
+        site_name(l->class_key, out, n); /* init: the site outside lock wrappers */
+    if (name_taken_by_other(out, l)) {
+        size_t len = strlen(out);
+        uld_snprintf(out + len, n - len, " [");
+        len = strlen(out);
+        uld_class_stable_key(l->class_kind, l->class_key, l->class_stack, 0, out + len, n - len);
+        len = strlen(out);
+        uld_snprintf(out + len, n - len, "]");
+    }
+}
+
+void uld_rlock_class_name(const struct uld_rlock *l, char *out, size_t n)
+{
+    class_base_name(l, out, n);
+    if (l->subclass) {
+        size_t len = strlen(out);
+        uld_snprintf(out + len, n - len, "/%u", (unsigned)l->subclass);
+    }
+}
+
+void uld_rlock_name(const struct uld_rlock *l, char *out, size_t n)
+{
+    if (l->name[0]) {
+        uld_snprintf(out, n, "%s", l->name);
+    } else if (l->is_static) {
+        static_name(l->addr, out, n);
+    } else {
+        class_base_name(l, out, n);
+        if (l->ordinal) {
+            size_t len = strlen(out);
+            uld_snprintf(out + len, n - len, "#%u", l->ordinal);
+        }
+    }
+    if (l->subclass) {
+        size_t len = strlen(out);
+        uld_snprintf(out + len, n - len, "/%u", (unsigned)l->subclass);
+    }
+}

@@ -1,0 +1,226 @@
+/*
+ * wrappers.c - "is this code address inside a lock wrapper function?"
+ *
+ * A lock's class is its init call site in the source, as in the kernel; in
+ * userspace that call often sits in a wrapper of the lock API (nng's
+ * nni_mtx_init -> nni_plat_mtx_init, sqlite3_mutex_alloc, a C++ Mutex
+ * constructor), so the class key skips wrapper frames (lockmap.c).  Which
+ * functions are wrappers is a list of globs over symbol names: a built-in
+ * list of names that denote the lock API (option builtin_wrappers) plus the
+ * user's `wrappers=glob:glob`.
+ *
+ * This runs when a lock is created, under graph_lock, so it must not call
+ * malloc, libdw or anything that may take a program lock: each module's own
+ * symbol table (.symtab, else .dynsym) is read once from its file with
+ * open/mmap, the matching functions' address ranges are kept in arena
+ * memory, and later questions are a range lookup.  Separate debug files are
+ * not read here: in a stripped module only exported names can match.
+ */
+#include "config.h"
+#include "lock.h"
+#include "suppress.h"
+
+#include <elf.h>
+#include <fcntl.h>
+#include <link.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Names that say "this initialises, allocates or takes a lock" (globs over
+ * raw symbol names; C++ constructors by their mangled `<class>C1E`/`C2E`). */
+static const char builtin_globs[] =
+    "*mtx_init*:*mutex_init*:*mutex_create*:*mutex_alloc*:*MutexAlloc*:*lock_alloc*:"
+    "*rwlock_init*:*spinlock_init*:*_lock_init:*_lock_new:new_lock*:init_mutex*:"
+    "*MutexC1E*:*MutexC2E*:"
+    "*LockC1E*:*LockC2E*:*mtx_lock*:*mutex_lock*:*Mutex4Lock*:*mutex4lock*";
+
+struct fn_range {
+    uintptr_t lo, hi;
+};
+
+struct module_wrappers {
+    uintptr_t lo, hi;           /* the module's mapped code and data */
+    struct fn_range *ranges;
+    int nranges, cap;
+    struct module_wrappers *next;
+};
+
+static struct module_wrappers *modules;
+
+struct pattern_list {
+    char text[2 * ULD_PATH_MAX + sizeof(builtin_globs)];
+    const char *glob[128];
+    int n;
+};
+
+static struct pattern_list patterns;
+static int patterns_ready;
+
+static void add_globs(const char *list)
+{
+    size_t used = 0;
+    while (patterns.text[used])
+        used++;
+    if (used)
+        patterns.text[used++] = ':';
+    uld_snprintf(patterns.text + used, sizeof(patterns.text) - used, "%s", list);
+}
+
+static void load_patterns(void)
+{
+    patterns_ready = 1;
+    patterns.text[0] = '\0';
+    if (uld_config.builtin_wrappers)
+        add_globs(builtin_globs);
+    if (uld_config.wrappers[0])
+        add_globs(uld_config.wrappers);
+    for (char *p = patterns.text; *p && patterns.n < (int)ULD_ARRAY_SIZE(patterns.glob);) {
+        char *end = strchr(p, ':');
+        if (end)
+            *end = '\0';
+        if (*p)
+            patterns.glob[patterns.n++] = p;
+        if (!end)
+            break;
+        p = end + 1;
+    }
+}
+
+static int name_is_wrapper(const char *name)
+{
+    for (int i = 0; i < patterns.n; i++)
+        if (uld_glob_match(patterns.glob[i], name))
+            return 1;
+    return 0;
+}
+
+static void add_range(struct module_wrappers *m, uintptr_t lo, uintptr_t hi)
+{
+    if (m->nranges == m->cap) {
+        int cap = m->cap ? 2 * m->cap : 16;
+        struct fn_range *r = uld_alloc((size_t)cap * sizeof(*r));
+        if (!r)
+            return;
+        if (m->ranges) {
+            memcpy(r, m->ranges, (size_t)m->nranges * sizeof(*r));
+            uld_free(m->ranges, (size_t)m->cap * sizeof(*r));
+        }
+        m->ranges = r;
+        m->cap = cap;
+    }
+    m->ranges[m->nranges++] = (struct fn_range){lo, hi};
+}
+
+/* The symbol table section to read: .symtab when present, else .dynsym. */
+static const Elf64_Shdr *symbol_section(const unsigned char *img, size_t size)
+{
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
+    if (size < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+        eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_shentsize != sizeof(Elf64_Shdr) ||
+        eh->e_shoff > size || (size - eh->e_shoff) / sizeof(Elf64_Shdr) < eh->e_shnum)
+        return NULL;
+    const Elf64_Shdr *sh = (const Elf64_Shdr *)(img + eh->e_shoff), *dyn = NULL;
+    for (int i = 0; i < eh->e_shnum; i++) {
+        if (sh[i].sh_type == SHT_SYMTAB)
+            return &sh[i];
+        if (sh[i].sh_type == SHT_DYNSYM)
+            dyn = &sh[i];
+    }
+    return dyn;
+}
+
+/* Read one module's symbols from its file; keep the wrappers' ranges. */
+static void scan_file(struct module_wrappers *m, const char *path, uintptr_t base)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0)
+        return;
+    if (fstat(fd, &st) != 0 || st.st_size < (off_t)sizeof(Elf64_Ehdr)) {
+        close(fd);
+        return;
+    }
+    size_t size = (size_t)st.st_size;
+    const unsigned char *img = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (img == MAP_FAILED)
+        return;
+    const Elf64_Shdr *sym = symbol_section(img, size);
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
+    if (sym && sym->sh_link < eh->e_shnum && sym->sh_offset <= size &&
+        sym->sh_size <= size - sym->sh_offset) {
+        const Elf64_Shdr *str = (const Elf64_Shdr *)(img + eh->e_shoff) + sym->sh_link;
+        const Elf64_Sym *s = (const Elf64_Sym *)(img + sym->sh_offset);
+        size_t n = sym->sh_size / sizeof(*s);
+        if (str->sh_offset <= size && str->sh_size <= size - str->sh_offset)
+            for (size_t i = 0; i < n; i++) {
+                if (ELF64_ST_TYPE(s[i].st_info) != STT_FUNC || !s[i].st_value ||
+                    s[i].st_name >= str->sh_size)
+                    continue;
+                const char *name = (const char *)img + str->sh_offset + s[i].st_name;
+                if (!memchr(name, '\0', str->sh_size - s[i].st_name) || !name_is_wrapper(name))
+                    continue;
+                uintptr_t lo = base + s[i].st_value;
+                add_range(m, lo, lo + (s[i].st_size ? s[i].st_size : 1));
+            }
+    }
+    munmap((void *)img, size);
+}
+
+struct module_query {
+    uintptr_t addr;
+    struct module_wrappers *found;
+};
+
+static int find_module(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    struct module_query *q = arg;
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    (void)size;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD)
+            continue;
+        uintptr_t s = info->dlpi_addr + ph->p_vaddr;
+        lo = s < lo ? s : lo;
+        hi = s + ph->p_memsz > hi ? s + ph->p_memsz : hi;
+    }
+    if (q->addr < lo || q->addr >= hi)
+        return 0;
+    struct module_wrappers *m = uld_alloc(sizeof(*m));
+    if (!m)
+        return 1;
+    memset(m, 0, sizeof(*m));
+    m->lo = lo;
+    m->hi = hi;
+    const char *path = info->dlpi_name && info->dlpi_name[0] ? info->dlpi_name : "/proc/self/exe";
+    scan_file(m, path, info->dlpi_addr);
+    q->found = m;
+    return 1;
+}
+
+/* Does addr (a return address) lie in a function the wrapper globs name?  graph_lock held. */
+int uld_in_wrapper(uintptr_t addr)
+{
+    if (!patterns_ready)
+        load_patterns();
+    if (!patterns.n || !addr)
+        return 0;
+    uintptr_t pc = addr - 1; /* the call instruction */
+    struct module_wrappers *m = modules;
+    while (m && (pc < m->lo || pc >= m->hi))
+        m = m->next;
+    if (!m) {
+        struct module_query q = {pc, NULL};
+        dl_iterate_phdr(find_module, &q);
+        if (!(m = q.found))
+            return 0;
+        m->next = modules;
+        modules = m;
+    }
+    for (int i = 0; i < m->nranges; i++)
+        if (pc >= m->ranges[i].lo && pc < m->ranges[i].hi)
+            return 1;
+    return 0;
+}
