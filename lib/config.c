@@ -43,6 +43,11 @@ static const struct option_row options[] = {
      "0: one line per report, 1: full reports, 2: also internal notes"},
     {"symbolize", OPT_BOOL, OFF(symbolize), 1, 0, 1,
      "resolve function, file and line in stack traces"},
+    {"debug_dir", OPT_PATH, OFF(debug_dir), 0, 0, 0,
+     "also look for separate debug files here: DIR/.build-id/xx/yyyy.debug and "
+     "DIR/<binary's dir>/<debuglink>, before /usr/lib/debug"},
+    {"symbolize_timeout", OPT_INT, OFF(symbolize_timeout), 5, 0, 600,
+     "seconds a report waits for debuginfod (DEBUGINFOD_URLS) per module; 0: never ask"},
     {"max_frames", OPT_INT, OFF(max_frames), 24, 1, ULD_MAX_FRAMES,
      "frames recorded per stack trace"},
     {"class_warnings", OPT_BOOL, OFF(class_warnings), 1, 0, 1,

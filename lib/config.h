@@ -14,6 +14,7 @@ struct uld_config {
     char json_path[ULD_PATH_MAX];  /* JSON Lines; empty: none */
     char graph_path[ULD_PATH_MAX]; /* class graph dump at exit; empty: none */
     char suppressions[ULD_PATH_MAX]; /* suppression file; empty: none */
+    char debug_dir[ULD_PATH_MAX];  /* extra root for separate debug files; empty: none */
     char wrappers[ULD_PATH_MAX];   /* globs naming lock wrapper functions, ':'-separated */
     char skip[ULD_PATH_MAX];       /* comma-separated program names that record nothing */
     char error_file[ULD_PATH_MAX]; /* a pid line appended at the first error; empty: none */
@@ -21,6 +22,7 @@ struct uld_config {
     long exitcode;                  /* exit status when errors were reported; 0: keep */
     long verbosity;                 /* 0 one line per report, 1 full reports, 2 debug */
     long symbolize;                 /* resolve function/file:line in reports */
+    long symbolize_timeout;         /* seconds per module for debuginfod; 0: never ask */
     long max_frames;                /* frames per stack trace */
     long class_warnings;            /* report class-order-inversion */
     long halt_on_error;             /* abort() after the first error */

@@ -17,28 +17,39 @@ static void key(struct uld_buf *b, const char *k)
     uld_buf_putc(b, ':');
 }
 
+static void frame_object(struct uld_buf *b, uintptr_t addr, const struct uld_frame_info *fi)
+{
+    uld_buf_printf(b, "{\"address\":\"%p\",\"function\":", (void *)addr);
+    uld_buf_json_str(b, fi->function);
+    uld_buf_puts(b, ",\"file\":");
+    uld_buf_json_str(b, fi->file);
+    uld_buf_printf(b, ",\"line\":%d,\"module\":", fi->line);
+    uld_buf_json_str(b, fi->module);
+    uld_buf_printf(b, ",\"inlined\":%s}", fi->inlined ? "true" : "false");
+}
+
+/* A single position: the real function (its line is where any inlined body was called). */
 static void frame(struct uld_buf *b, uintptr_t addr, int is_return)
 {
     struct uld_frame_info fi;
     uld_symbolize(addr, is_return, &fi);
-    uld_buf_printf(b, "{\"address\":\"%p\",\"function\":", (void *)addr);
-    uld_buf_json_str(b, fi.function);
-    uld_buf_puts(b, ",\"file\":");
-    uld_buf_json_str(b, fi.file);
-    uld_buf_printf(b, ",\"line\":%d,\"module\":", fi.line);
-    uld_buf_json_str(b, fi.module);
-    uld_buf_putc(b, '}');
+    frame_object(b, addr, &fi);
 }
 
+/* A stack: each return address expanded into its inline chain, innermost first. */
 static void stack(struct uld_buf *b, uint32_t id)
 {
     const uintptr_t *frames;
     int n = uld_stack_frames(id, &frames);
     uld_buf_putc(b, '[');
     for (int i = 0; i < n; i++) {
-        if (i)
-            uld_buf_putc(b, ',');
-        frame(b, frames[i], 1);
+        struct uld_frame_info chain[ULD_MAX_INLINE];
+        int len = uld_symbolize_inline(frames[i], 1, chain, ULD_MAX_INLINE);
+        for (int k = 0; k < len; k++) {
+            if (i || k)
+                uld_buf_putc(b, ',');
+            frame_object(b, frames[i], &chain[k]);
+        }
     }
     uld_buf_putc(b, ']');
 }

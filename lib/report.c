@@ -136,24 +136,37 @@ struct supp_strings {
     int nnames;
 };
 
+static void add_info_strings(struct supp_strings *ss, const struct uld_frame_info *fi)
+{
+    if (ss->n + 4 > (int)ULD_ARRAY_SIZE(ss->s))
+        return;
+    ss->s[ss->n++] = fi->function;
+    ss->s[ss->n++] = fi->file;
+    ss->s[ss->n++] = fi->file && strrchr(fi->file, '/') ? strrchr(fi->file, '/') + 1 : NULL;
+    ss->s[ss->n++] = fi->module;
+}
+
+/* A single position, as the JSON record has it: the real function. */
 static void add_frame_strings(struct supp_strings *ss, uintptr_t addr)
 {
     struct uld_frame_info fi;
-    if (!addr || ss->n + 4 > (int)ULD_ARRAY_SIZE(ss->s))
+    if (!addr)
         return;
     uld_symbolize(addr, 1, &fi);
-    ss->s[ss->n++] = fi.function;
-    ss->s[ss->n++] = fi.file;
-    ss->s[ss->n++] = fi.file && strrchr(fi.file, '/') ? strrchr(fi.file, '/') + 1 : NULL;
-    ss->s[ss->n++] = fi.module;
+    add_info_strings(ss, &fi);
 }
 
+/* A stack, as the JSON record has it: inlined bodies included. */
 static void add_stack_strings(struct supp_strings *ss, uint32_t stack_id)
 {
     const uintptr_t *frames;
     int n = uld_stack_frames(stack_id, &frames);
-    for (int i = 0; i < n; i++)
-        add_frame_strings(ss, frames[i]);
+    for (int i = 0; i < n; i++) {
+        struct uld_frame_info chain[ULD_MAX_INLINE];
+        int len = uld_symbolize_inline(frames[i], 1, chain, ULD_MAX_INLINE);
+        for (int k = 0; k < len; k++)
+            add_info_strings(ss, &chain[k]);
+    }
 }
 
 int uld_report_suppressed(const struct uld_report *r, struct uld_suppression *list)

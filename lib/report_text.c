@@ -10,6 +10,7 @@
 #include "config.h"
 #include "graph.h"
 #include "lock.h"
+#include "source.h"
 #include "stack.h"
 #include "thread.h"
 
@@ -18,31 +19,82 @@
 #include <unistd.h>
 
 
-/* A frame no symbol names (stripped code, a module unloaded before we
- * could read it) is "??", followed by the address unless a stack line
- * printed it already. */
-static void put_frame_at(struct uld_buf *b, uintptr_t addr, int is_return, int addr_shown)
+/* One entry of an inline chain: "function+0xOFF (file:line)"; an inlined
+ * body has no offset of its own.  A frame no symbol names (stripped code, a
+ * module unloaded before we could read it) is "??", followed by the address
+ * unless a stack line printed it already. */
+static void put_entry(struct uld_buf *b, const struct uld_frame_info *fi, uintptr_t addr,
+                      int addr_shown)
 {
-    struct uld_frame_info fi;
-    uld_symbolize(addr, is_return, &fi);
-    if (fi.function)
-        uld_buf_printf(b, "%s+0x%lx", fi.function, (unsigned long)fi.fn_offset);
+    if (fi->function && fi->inlined)
+        uld_buf_puts(b, fi->function);
+    else if (fi->function)
+        uld_buf_printf(b, "%s+0x%lx", fi->function, (unsigned long)fi->fn_offset);
     else
         uld_buf_puts(b, "??");
-    if (fi.file)
-        uld_buf_printf(b, " (%s:%d)", fi.file, fi.line);
-    else if (fi.module)
-        uld_buf_printf(b, " (%s+0x%lx)", fi.module, (unsigned long)fi.module_offset);
+    if (fi->file)
+        uld_buf_printf(b, " (%s:%d)", fi->file, fi->line);
+    else if (fi->module)
+        uld_buf_printf(b, " (%s+0x%lx)", fi->module, (unsigned long)fi->module_offset);
     else if (!addr_shown)
         uld_buf_printf(b, " (%p)", (void *)addr);
 }
 
-static void put_frame(struct uld_buf *b, uintptr_t addr, int is_return)
+/* An inlined body from a system header (std::mutex::lock, a libc inline):
+ * the library's code, not the program's. */
+static int system_inline(const struct uld_frame_info *fi)
 {
-    put_frame_at(b, addr, is_return, 0);
+    return fi->inlined && fi->file && !strncmp(fi->file, "/usr/", 5);
 }
 
-static void put_stack(struct uld_buf *b, uint32_t stack_id, const char *indent)
+/* The entries a one-line position shows: the innermost inlined body that is
+ * the program's own, if any, then the real function.  Returns the count. */
+static int position_entries(uintptr_t addr, int is_return, struct uld_frame_info out[2])
+{
+    struct uld_frame_info chain[ULD_MAX_INLINE];
+    int n = uld_symbolize_inline(addr, is_return, chain, ULD_MAX_INLINE), k = 0;
+    for (int i = 0; i < n - 1 && !k; i++)
+        if (!system_inline(&chain[i]))
+            out[k++] = chain[i];
+    out[k++] = chain[n - 1];
+    return k;
+}
+
+/* A code position on one line: "take (q.c:4) inlined in worker+0x25 (q.c:30)". */
+static void put_frame(struct uld_buf *b, uintptr_t addr, int is_return)
+{
+    struct uld_frame_info e[2];
+    int n = position_entries(addr, is_return, e);
+    for (int k = 0; k < n; k++) {
+        if (k)
+            uld_buf_puts(b, " inlined in ");
+        put_entry(b, &e[k], addr, 0);
+    }
+}
+
+/* "\n<indent>| <source line>" for an entry whose source file is readable. */
+static void put_entry_source(struct uld_buf *b, const struct uld_frame_info *fi,
+                             const char *indent)
+{
+    char text[160];
+    if (fi->file && !system_inline(fi) && uld_source_line(fi->file, fi->line, text, sizeof(text)))
+        uld_buf_printf(b, "\n%s| %s", indent, text);
+}
+
+/* The source lines of a one-line position. */
+static void put_source(struct uld_buf *b, uintptr_t addr, int is_return, const char *indent)
+{
+    struct uld_frame_info e[2];
+    int n = position_entries(addr, is_return, e);
+    for (int k = 0; k < n; k++)
+        put_entry_source(b, &e[k], indent);
+}
+
+/* A stack, each return address expanded into its inline chain (innermost
+ * first, numbered like separate frames as the sanitizers do); the first
+ * `with_source` addresses also get their source lines. */
+static void put_stack_src(struct uld_buf *b, uint32_t stack_id, const char *indent,
+                          int with_source)
 {
     const uintptr_t *frames;
     int n = uld_stack_frames(stack_id, &frames);
@@ -50,11 +102,26 @@ static void put_stack(struct uld_buf *b, uint32_t stack_id, const char *indent)
         uld_buf_printf(b, "%s(no stack trace recorded)\n", indent);
         return;
     }
-    for (int i = 0; i < n; i++) {
-        uld_buf_printf(b, "%s#%-2d %p in ", indent, i, (void *)frames[i]);
-        put_frame_at(b, frames[i], 1, 1);
-        uld_buf_putc(b, '\n');
+    char src_indent[32];
+    uld_snprintf(src_indent, sizeof(src_indent), "%s      ", indent);
+    for (int i = 0, num = 0; i < n; i++) {
+        struct uld_frame_info chain[ULD_MAX_INLINE];
+        int len = uld_symbolize_inline(frames[i], 1, chain, ULD_MAX_INLINE);
+        for (int k = 0; k < len; k++) {
+            uld_buf_printf(b, "%s#%-2d %p in ", indent, num++, (void *)frames[i]);
+            put_entry(b, &chain[k], frames[i], 1);
+            if (chain[k].inlined)
+                uld_buf_puts(b, " [inlined]");
+            if (i < with_source)
+                put_entry_source(b, &chain[k], src_indent);
+            uld_buf_putc(b, '\n');
+        }
     }
+}
+
+static void put_stack(struct uld_buf *b, uint32_t stack_id, const char *indent)
+{
+    put_stack_src(b, stack_id, indent, 0);
 }
 
 static void put_name(struct uld_buf *b, const struct uld_report *r, int idx)
@@ -126,10 +193,11 @@ static void put_legend(struct uld_buf *b, const struct uld_report *r)
         if (l->site_kind == ULD_SITE_INIT || l->site_kind == ULD_SITE_FIRST_USE) {
             uld_buf_puts(b, l->site_kind == ULD_SITE_INIT ? ", initialised at "
                                                           : ", first used at ");
-            put_frame(b, l->site_kind == ULD_SITE_FIRST_USE && l->class_stack
-                             ? uld_class_site_frame(l->class_stack, l->site_ip)
-                             : l->site_ip,
-                      1);
+            uintptr_t site = l->site_kind == ULD_SITE_FIRST_USE && l->class_stack
+                                 ? uld_class_site_frame(l->class_stack, l->site_ip)
+                                 : l->site_ip;
+            put_frame(b, site, 1);
+            put_source(b, site, 1, "      ");
         } else if (l->site_kind == ULD_SITE_STATIC) {
             uld_buf_puts(b, ", static");
         }
@@ -208,12 +276,13 @@ static void put_step(struct uld_buf *b, const struct uld_report *r, int k, int n
         put_name(b, r, s->from);
         uld_buf_puts(b, " was acquired at ");
         put_frame(b, s->from_ip, 1);
+        put_source(b, s->from_ip, 1, "           ");
         uld_buf_puts(b, "\n       ");
         put_name(b, r, s->to);
         uld_buf_puts(b, kind == STEP_WAIT ? " was then waited on at:\n"
                                           : " was then acquired at:\n");
     }
-    put_stack(b, s->stack_id, "         ");
+    put_stack_src(b, s->stack_id, "         ", 1);
 }
 
 /*
@@ -360,10 +429,12 @@ static void put_order_report(struct uld_buf *b, const struct uld_report *r)
         uld_buf_puts(b, mode_name(&r->locks[subject], r->target_mode));
     uld_buf_puts(b, "\n  at ");
     put_frame(b, r->ip, 1);
+    put_source(b, r->ip, 1, "      ");
     uld_buf_puts(b, kind == STEP_WAKE ? "\n\nwhile it holds:\n    " : "\n\nbut it already holds:\n    ");
     put_lock_line(b, r, held);
     uld_buf_puts(b, ", acquired at ");
     put_frame(b, now->from_ip, 1);
+    put_source(b, now->from_ip, 1, "      ");
     if (r->kind == ULD_R_CLASS_ORDER)
         uld_buf_puts(b, "\n\nand locks of these classes were already taken in the other "
                         "order.\nNo cycle exists between these very locks yet: it closes "
@@ -398,6 +469,7 @@ static void put_target_report(struct uld_buf *b, const struct uld_report *r, con
         uld_buf_puts(b, "(unknown lock)");
     uld_buf_puts(b, "\n  at ");
     put_frame(b, r->ip, 1);
+    put_source(b, r->ip, 1, "      ");
     uld_buf_printf(b, "\n\nproblem: %s\n", r->detail);
     if (r->stack_id) {
         uld_buf_puts(b, "\nstack:\n");

@@ -34,10 +34,21 @@ struct uld_frame_info {
     int line;
     const char *module;     /* object path, NULL when unknown */
     uintptr_t module_offset;
+    int inlined;            /* code of `function` inlined into the next entry's */
 };
 
-/* Describe a code address; `is_return` looks up the call instruction.  Report lock held. */
+/* Entries of one code address's inline chain kept at most (the real function included). */
+#define ULD_MAX_INLINE 8
+
+/* Describe a code address; `is_return` looks up the call instruction.  Report lock held.
+ * This is the real (outermost) function: its symbol, offset and the line in
+ * it, where an inlined body was called when the address is in one. */
 void uld_symbolize(uintptr_t addr, int is_return, struct uld_frame_info *out) ULD_HIDDEN;
+/* The same expanded into its inline chain, innermost first, as addr2line -i:
+ * out[0..n-2] are inlined bodies (inlined = 1, no offset), out[n-1] is what
+ * uld_symbolize() gives.  Returns n, 1 <= n <= max.  Report lock held. */
+int uld_symbolize_inline(uintptr_t addr, int is_return, struct uld_frame_info *out, int max)
+    ULD_HIDDEN;
 /* The loaded object containing addr: its path and addr's offset from its base. */
 int uld_module_of(uintptr_t addr, const char **path, uintptr_t *offset) ULD_HIDDEN;
 /* Name of the static object containing addr ("lock_a", offset 0x28); 0 if none. */

@@ -17,10 +17,12 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+/* One code address: its inline chain, innermost first, the real function last. */
 struct sym_cache {
     uintptr_t addr;
-    struct uld_frame_info info;
     UT_hash_handle hh;
+    int n;
+    struct uld_frame_info info[];
 };
 
 static Dwfl *dwfl;
@@ -52,21 +54,98 @@ static int find_elf_mapped(Dwfl_Module *mod, void **userdata, const char *name, 
     return -1;
 }
 
-static int find_debuginfo_high(Dwfl_Module *mod, void **userdata, const char *name,
-                               Dwarf_Addr base, const char *file_name,
-                               const char *debuglink_file, GElf_Word debuglink_crc,
-                               char **debuginfo_file_name)
-{
-    /* local files by build-id only: a report never waits on a debuginfod server */
-    int fd = dwfl_build_id_find_debuginfo(mod, userdata, name, base, file_name, debuglink_file,
-                                          debuglink_crc, debuginfo_file_name);
-    return fd < 0 ? fd : uld_fd_move_high(fd);
-}
+/* ":.debug:<debug_dir>:/usr/lib/debug" when debug_dir is set, else libdw's
+ * default (the same without debug_dir); libdw keeps a pointer to it. */
+static char *debuginfo_path;
+static char debuginfo_path_mem[ULD_PATH_MAX + 32];
+
+static int find_debuginfo(Dwfl_Module *m, void **user, const char *modname, Dwarf_Addr base,
+                          const char *file, const char *debuglink, GElf_Word crc,
+                          char **debugfile);
 
 static const Dwfl_Callbacks callbacks = {
     .find_elf = find_elf_mapped,
-    .find_debuginfo = find_debuginfo_high,
+    /* build-id tree, .gnu_debuglink, dwz alt files, then debuginfod (bounded) */
+    .find_debuginfo = find_debuginfo,
+    .debuginfo_path = &debuginfo_path,
 };
+
+/* ---- debuginfod, bounded ------------------------------------------------------
+ * libdw asks debuginfod itself (dwfl_standard_find_debuginfo, last resort)
+ * when DEBUGINFOD_URLS is set.  Its client calls a progress function about
+ * once a second while it waits; returning nonzero ends the transfer.  That is
+ * the time bound: symbolize_timeout seconds per module, and after the first
+ * module that runs out, no more queries (a dead server would cost every
+ * module the full bound). */
+typedef int (*progress_fn)(void *client, long done, long total);
+static uint64_t debuginfod_deadline;
+static int debuginfod_allowed, debuginfod_timed_out, debuginfod_given_up;
+
+static int debuginfod_progress(void *client, long done, long total)
+{
+    (void)client, (void)done, (void)total;
+    if (!debuginfod_allowed || debuginfod_given_up)
+        return 1;
+    if (uld_now_ns() < debuginfod_deadline)
+        return 0;
+    debuginfod_timed_out = 1;
+    return 1;
+}
+
+/* Install the progress function on libdw's client, if it made one. */
+static void bound_debuginfod(void)
+{
+    static int done;
+    if (done)
+        return;
+    done = 1;
+    void *client = dwfl_get_debuginfod_client(dwfl);
+    if (!client)
+        return; /* DEBUGINFOD_URLS unset, or no libdebuginfod */
+    void *so = dlopen("libdebuginfod.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    void (*set)(void *, progress_fn) =
+        so ? (void (*)(void *, progress_fn))dlsym(so, "debuginfod_set_progressfn") : NULL;
+    if (set)
+        set(client, debuginfod_progress);
+    else /* cannot bound it: do not let it block a report */
+        debuginfod_given_up = 1;
+    if (so)
+        dlclose(so);
+}
+
+static int find_debuginfo(Dwfl_Module *m, void **user, const char *modname, Dwarf_Addr base,
+                          const char *file, const char *debuglink, GElf_Word crc,
+                          char **debugfile)
+{
+    bound_debuginfod();
+    debuginfod_deadline = uld_now_ns() + (uint64_t)uld_config.symbolize_timeout * 1000000000u;
+    debuginfod_timed_out = 0;
+    /* the descriptor stays open: moved out of the program's way (see find_elf_mapped) */
+    int fd = dwfl_standard_find_debuginfo(m, user, modname, base, file, debuglink, crc,
+                                          debugfile);
+    if (debuginfod_timed_out && !debuginfod_given_up) {
+        debuginfod_given_up = 1;
+        uld_warn("debuginfod gave no debug file for %s within symbolize_timeout=%lds; its "
+                 "frames (and those of modules still to come) are shown as module+offset",
+                 modname ? modname : "?", uld_config.symbolize_timeout);
+    }
+    return fd < 0 ? fd : uld_fd_move_high(fd);
+}
+
+/* Queries to debuginfod happen while a report is written, nowhere else. */
+static void allow_debuginfod(int allow)
+{
+    debuginfod_allowed = allow && uld_config.symbolize_timeout > 0;
+}
+
+static void set_debuginfo_path(void)
+{
+    if (!uld_config.debug_dir[0])
+        return;
+    uld_snprintf(debuginfo_path_mem, sizeof(debuginfo_path_mem), ":.debug:%s:/usr/lib/debug",
+                 uld_config.debug_dir);
+    debuginfo_path = debuginfo_path_mem;
+}
 
 /*
  * (Re)read /proc/self/maps.  Modules already known stay valid, so cached
@@ -76,6 +155,7 @@ static const Dwfl_Callbacks callbacks = {
 static int report_modules(void)
 {
     if (!dwfl) {
+        set_debuginfo_path();
         dwfl = dwfl_begin(&callbacks);
         if (!dwfl)
             return 0;
@@ -152,96 +232,209 @@ static const char *maybe_demangle(const char *name)
     return copy ? copy : name;
 }
 
+/* ---- DWARF: compile unit, line, inline chain -------------------------------- */
+
 /*
- * Code inlined into a function (a header's inline wrapper, std::mutex::lock)
- * has line information pointing into the inlined body.  Report the position
- * in the function itself: the call site of the outermost inlined scope.
+ * The CU DIE whose code contains pc (module address).  libdwfl (0.188) finds
+ * CUs through .debug_aranges only, and lets each arange run to the start of
+ * the next: an address no CU covers (_start, a PLT stub, a clang CU, which
+ * has no .debug_aranges) is given to the CU before it.  So check its answer
+ * and otherwise ask each CU for its own ranges.
  */
-static void inlined_call_site(Dwfl_Module *m, uintptr_t pc, struct uld_frame_info *out)
+static Dwarf_Die *cu_of(Dwfl_Module *m, Dwarf_Addr pc, Dwarf_Die *mem, Dwarf_Addr *bias)
 {
-    Dwarf_Addr bias = 0;
-    Dwarf_Die *cu = dwfl_module_addrdie(m, pc, &bias);
-    Dwarf_Die *scopes = NULL, *chain = NULL;
-    /* scopes[0] is the innermost scope; its concrete parents (the outer
-     * inlined calls, then the function) come from dwarf_getscopes_die() */
-    int n = cu ? dwarf_getscopes(cu, pc - bias, &scopes) : 0;
-    int len = n > 0 ? dwarf_getscopes_die(&scopes[0], &chain) : 0;
-    int outer = -1;
-    for (int i = 0; i < len; i++) {
-        int tag = dwarf_tag(&chain[i]);
-        if (tag == DW_TAG_subprogram)
-            break;
-        if (tag == DW_TAG_inlined_subroutine)
-            outer = i;
-    }
+    Dwarf_Die *cu = dwfl_module_addrdie(m, pc, bias);
+    if (cu && dwarf_haspc(cu, pc - *bias) == 1)
+        return cu;
+    cu = NULL;
+    while ((cu = dwfl_module_nextcu(m, cu, bias)) != NULL)
+        if (dwarf_haspc(cu, pc - *bias) == 1) {
+            *mem = *cu;
+            return mem;
+        }
+    return NULL;
+}
+
+static int is_function_tag(int tag)
+{
+    return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine;
+}
+
+/* Does a compiled CU describe its functions (assembler CUs do not)? */
+static int cu_has_functions(Dwarf_Die *cu)
+{
+    Dwarf_Die child;
+    if (dwarf_child(cu, &child) != 0)
+        return 0;
+    do
+        if (dwarf_tag(&child) == DW_TAG_subprogram)
+            return 1;
+    while (dwarf_siblingof(&child, &child) == 0);
+    return 0;
+}
+
+/* A function's name as the debuggers print it: linkage name demangled, else DW_AT_name. */
+static const char *die_function_name(Dwarf_Die *die)
+{
+    Dwarf_Attribute attr;
+    const char *n = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &attr));
+    if (!n)
+        n = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr));
+    return n ? maybe_demangle(n) : dwarf_diename(die);
+}
+
+/* The call site an inlined_subroutine DIE records: its caller's file:line. */
+static void call_site(Dwarf_Die *inl, struct uld_frame_info *out)
+{
     Dwarf_Attribute attr;
     Dwarf_Word line = 0, file = 0;
+    Dwarf_Die cu;
     Dwarf_Files *files;
     size_t nfiles;
-    if (outer >= 0 &&
-        dwarf_formudata(dwarf_attr(&chain[outer], DW_AT_call_line, &attr), &line) == 0 &&
-        dwarf_formudata(dwarf_attr(&chain[outer], DW_AT_call_file, &attr), &file) == 0 &&
-        dwarf_getsrcfiles(cu, &files, &nfiles) == 0 && file < nfiles) {
-        const char *name = dwarf_filesrc(files, file, NULL, NULL);
-        if (name) {
-            out->file = name;
-            out->line = (int)line;
+    if (dwarf_formudata(dwarf_attr(inl, DW_AT_call_line, &attr), &line) == 0 &&
+        dwarf_formudata(dwarf_attr(inl, DW_AT_call_file, &attr), &file) == 0 &&
+        dwarf_diecu(inl, &cu, NULL, NULL) && dwarf_getsrcfiles(&cu, &files, &nfiles) == 0 &&
+        file < nfiles) {
+        out->file = dwarf_filesrc(files, file, NULL, NULL);
+        out->line = out->file ? (int)line : 0;
+    }
+}
+
+/* The line-table row of pc: file and line, unless pc is past a sequence's end. */
+static void table_line(Dwarf_Die *cu, Dwarf_Addr pc, struct uld_frame_info *out)
+{
+    Dwarf_Line *row = dwarf_getsrc_die(cu, pc);
+    int lineno = 0;
+    const char *file = row ? dwarf_linesrc(row, NULL, NULL) : NULL;
+    if (file && dwarf_lineno(row, &lineno) == 0 && lineno > 0) {
+        out->file = file;
+        out->line = lineno;
+    }
+}
+
+#define MAX_SCOPE_FUNCTIONS 64
+
+/*
+ * The inline chain of pc (module address), innermost first, as
+ * `eu-addr2line -i` prints it: out[0] has the line-table position, each
+ * later entry the call site recorded by the inlined body before it; the last
+ * entry is the real function, which the caller names from the symbol table.
+ * Chains longer than max keep their innermost entries and the real function.
+ * A PC that no function of its CU covers (a gap between functions, code the
+ * compiler did not describe) gets no line: the previous row's would be a lie.
+ * Returns the entry count, at least 1.
+ */
+static int dwarf_chain(Dwfl_Module *m, uintptr_t pc, struct uld_frame_info *out, int max)
+{
+    Dwarf_Addr bias = 0;
+    Dwarf_Die cumem, *cu = cu_of(m, pc, &cumem, &bias);
+    Dwarf_Die *scopes = NULL, *chain = NULL, *fn[MAX_SCOPE_FUNCTIONS];
+    int n = cu ? dwarf_getscopes(cu, pc - bias, &scopes) : 0;
+    /* scopes[0] is the innermost scope; its concrete parents (the outer
+     * inlined calls, then the function) come from dwarf_getscopes_die() */
+    int len = n > 0 ? dwarf_getscopes_die(&scopes[0], &chain) : 0;
+    int nf = 0;
+    for (int i = 0; i < len && nf < MAX_SCOPE_FUNCTIONS; i++) {
+        int tag = dwarf_tag(&chain[i]);
+        if (!is_function_tag(tag))
+            continue;
+        fn[nf++] = &chain[i];
+        if (tag == DW_TAG_subprogram)
+            break;
+    }
+    int count = 1;
+    if (nf == 0) { /* in no function: only an assembler CU's rows are trusted */
+        if (cu && !cu_has_functions(cu))
+            table_line(cu, pc - bias, &out[0]);
+    } else {
+        count = nf < max ? nf : max;
+        for (int k = 0; k < count; k++) {
+            int j = k < count - 1 ? k : nf - 1; /* the last entry is the real function */
+            if (j == 0)
+                table_line(cu, pc - bias, &out[k]);
+            else
+                call_site(fn[j - 1], &out[k]);
+            out[k].function = die_function_name(fn[j]);
+            out[k].inlined = j < nf - 1;
         }
     }
     free(chain);
     free(scopes);
+    return count;
 }
 
-static void resolve(uintptr_t addr, int is_return, struct uld_frame_info *out)
+/* Module, symbol and DWARF facts of one code address; returns the entry count. */
+static int resolve(uintptr_t addr, int is_return, struct uld_frame_info *out, int max)
 {
-    memset(out, 0, sizeof(*out));
+    memset(out, 0, sizeof(*out) * (size_t)max);
     Dwfl_Module *m = module_of(addr);
     if (!m)
-        return;
+        return 1;
+    uintptr_t lookup = is_return ? addr - 1 : addr;
+    int n = dwarf_chain(m, lookup, out, max);
+    struct uld_frame_info *real = &out[n - 1];
     Dwarf_Addr base = 0;
     const char *mname = dwfl_module_info(m, NULL, &base, NULL, NULL, NULL, NULL, NULL);
-    out->module = mname;
-    out->module_offset = addr - (uintptr_t)base;
-    uintptr_t lookup = is_return ? addr - 1 : addr;
+    for (int k = 0; k < n; k++) {
+        out[k].module = mname;
+        out[k].module_offset = addr - (uintptr_t)base;
+    }
     GElf_Off off = 0;
     GElf_Sym sym;
     const char *fn = dwfl_module_addrinfo(m, lookup, &off, &sym, NULL, NULL, NULL);
-    if (fn) {
-        out->function = maybe_demangle(fn);
-        out->fn_offset = (uintptr_t)off + (lookup != addr);
+    if (fn) { /* the symbol table's name is qualified and has an offset */
+        real->function = maybe_demangle(fn);
+        real->fn_offset = (uintptr_t)off + (lookup != addr);
+    } else {
+        real->function = NULL; /* without an offset a DWARF name would look exact */
     }
-    Dwfl_Line *line = dwfl_module_getsrc(m, lookup);
-    if (line) {
-        int lineno = 0;
-        const char *file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
-        if (file) {
-            out->file = file;
-            out->line = lineno;
-        }
+    return n;
+}
+
+static struct sym_cache *lookup_cached(uintptr_t addr, int is_return)
+{
+    uintptr_t key = addr ^ (is_return ? 1ull << 63 : 0);
+    struct sym_cache *c;
+    HASH_FIND(hh, cache, &key, sizeof(key), c);
+    if (c)
+        return c;
+    struct uld_frame_info tmp[ULD_MAX_INLINE];
+    int n = resolve(addr, is_return, tmp, ULD_MAX_INLINE);
+    c = uld_alloc(sizeof(*c) + sizeof(tmp[0]) * (size_t)n);
+    if (!c)
+        return NULL;
+    c->addr = key;
+    c->n = n;
+    memcpy(c->info, tmp, sizeof(tmp[0]) * (size_t)n);
+    HASH_ADD(hh, cache, addr, sizeof(c->addr), c);
+    return c;
+}
+
+int uld_symbolize_inline(uintptr_t addr, int is_return, struct uld_frame_info *out, int max)
+{
+    memset(out, 0, sizeof(*out));
+    if (!uld_config.symbolize || max < 1)
+        return 1;
+    allow_debuginfod(1);
+    struct sym_cache *c = lookup_cached(addr, is_return);
+    allow_debuginfod(0);
+    if (!c) {
+        struct uld_frame_info tmp[ULD_MAX_INLINE]; /* out of memory: the real frame, uncached */
+        int n = resolve(addr, is_return, tmp, ULD_MAX_INLINE);
+        *out = tmp[n - 1];
+        return 1;
     }
-    inlined_call_site(m, lookup, out);
+    int n = c->n < max ? c->n : max;
+    memcpy(out, c->info, sizeof(*out) * (size_t)(n - 1)); /* the innermost ones */
+    out[n - 1] = c->info[c->n - 1];                          /* and the real function */
+    return n;
 }
 
 void uld_symbolize(uintptr_t addr, int is_return, struct uld_frame_info *out)
 {
-    if (!uld_config.symbolize) {
-        memset(out, 0, sizeof(*out));
-        return;
-    }
-    uintptr_t key = addr ^ (is_return ? 1ull << 63 : 0);
-    struct sym_cache *c;
-    HASH_FIND(hh, cache, &key, sizeof(key), c);
-    if (c) {
-        *out = c->info;
-        return;
-    }
-    resolve(addr, is_return, out);
-    c = uld_alloc(sizeof(*c));
-    if (c) {
-        c->addr = key;
-        c->info = *out;
-        HASH_ADD(hh, cache, addr, sizeof(c->addr), c);
-    }
+    struct uld_frame_info chain[ULD_MAX_INLINE];
+    int n = uld_symbolize_inline(addr, is_return, chain, ULD_MAX_INLINE);
+    *out = chain[n - 1];
 }
 
 int uld_module_of(uintptr_t addr, const char **path, uintptr_t *offset)
@@ -264,7 +457,9 @@ int uld_symbolize_data(uintptr_t addr, const char **symbol, uintptr_t *offset)
         return 0;
     GElf_Off off = 0;
     GElf_Sym sym;
+    allow_debuginfod(1); /* the symbol table may be in a debug file */
     const char *name = dwfl_module_addrinfo(m, addr, &off, &sym, NULL, NULL, NULL);
+    allow_debuginfod(0);
     if (!name || GELF_ST_TYPE(sym.st_info) != STT_OBJECT)
         return 0;
     if (sym.st_size && off >= sym.st_size)

@@ -274,10 +274,23 @@ static int has_file(const struct jv *frame)
     return f && *f;
 }
 
+int frame_is_inlined(const struct jv *frame)
+{
+    const struct jv *v = jv_get(frame, "inlined");
+    return v && jv_is(v, J_TRUE);
+}
+
+/* An inlined body from a system header (std::mutex::lock, a libc inline)
+ * is the library's code, not a place in the program to point at. */
+static int system_inline(const struct jv *frame)
+{
+    return frame_is_inlined(frame) && !strncmp(jv_get_str(frame, "file"), "/usr/", 5);
+}
+
 const struct jv *frames_first_with_file(const struct jv *frames)
 {
     for (size_t i = 0; i < jv_len(frames); i++)
-        if (has_file(jv_at(frames, i)))
+        if (has_file(jv_at(frames, i)) && !system_inline(jv_at(frames, i)))
             return jv_at(frames, i);
     return NULL;
 }
@@ -327,6 +340,8 @@ void frame_text(struct sbuf *b, const struct jv *frame)
         const char *addr = jv_get_str(frame, "address");
         sbuf_printf(b, " %s", addr ? addr : "");
     }
+    if (frame_is_inlined(frame))
+        sbuf_puts(b, " [inlined]");
 }
 
 static void each_in(const struct jv *frames, frame_fn *fn, void *ctx)

@@ -45,7 +45,10 @@ size_t report_names(const struct jv *r, const char **out, size_t max);
 void report_headline(struct sbuf *b, const struct jv *r);
 /* The acquisition site: the first frame with a file of `stack`, else `at`. */
 const struct jv *report_site(const struct jv *r);
-/* The first frame with a file in an array of frames, or NULL. */
+/* Is this JSON frame an inlined body ("inlined": true)? */
+int frame_is_inlined(const struct jv *frame);
+/* The first frame with a file in an array of frames, or NULL; inlined
+ * bodies from system headers (/usr/...) do not count. */
 const struct jv *frames_first_with_file(const struct jv *frames);
 /* "lock_a -> lock_b, thread T1 (name)" or ", pid N (program)" for one cycle edge. */
 void edge_label(struct sbuf *b, const struct jv *r, const struct jv *edge);

@@ -72,7 +72,7 @@ static struct jv *related_locations(const struct jv *r)
     return arr;
 }
 
-/* One threadFlow: the edge's frames, innermost first. */
+/* One threadFlow: the edge's frames, innermost first, inlined bodies as their own steps. */
 static struct jv *thread_flow(const struct jv *r, const struct jv *e)
 {
     struct jv *flow = jv_object(), *locs = jv_array();
@@ -90,6 +90,11 @@ static struct jv *thread_flow(const struct jv *r, const struct jv *e)
         add_message(loc, sbuf_cstr(&ft));
         struct jv *tfl = jv_object();
         jv_set(tfl, "location", loc);
+        if (frame_is_inlined(frame)) { /* same address as the frame after it */
+            struct jv *props = jv_object();
+            jv_set(props, "inlined", jv_bool(1));
+            jv_set(tfl, "properties", props);
+        }
         jv_push(locs, tfl);
         sbuf_free(&ft);
     }
