@@ -199,3 +199,41 @@ ULD_WRAPPER int pthread_spin_unlock(pthread_spinlock_t *s)
 {
     RELEASE(s, spin_desc(), spin_owner(s), REAL(pthread_spin_unlock)(s));
 }
+
+/* ---- the same workers for other APIs on these objects (workers.h) ------ */
+
+#include "workers.h"
+
+/* The macros above name the program's call site CALLER_IP; here it is passed in. */
+#undef CALLER_IP
+#define CALLER_IP ip
+
+int uld_mutex_init_at(pthread_mutex_t *m, const pthread_mutexattr_t *a, uintptr_t ip)
+{
+    INIT(m, mutex_desc(m), REAL(pthread_mutex_init)(m, a));
+}
+
+int uld_mutex_destroy_at(pthread_mutex_t *m, uintptr_t ip)
+{
+    DESTROY(m, mutex_desc(m), mutex_locked(m), REAL(pthread_mutex_destroy)(m));
+}
+
+int uld_mutex_lock_at(pthread_mutex_t *m, uintptr_t ip)
+{
+    ACQUIRE(m, mutex_desc(m), MUTEX_TAG(m), 0, mutex_fork_owner(m), REAL(pthread_mutex_lock)(m));
+}
+
+int uld_mutex_trylock_at(pthread_mutex_t *m, uintptr_t ip)
+{
+    ACQUIRE(m, mutex_desc(m), MUTEX_TAG(m), ULD_AF_TRY, mutex_fork_owner(m), REAL(pthread_mutex_trylock)(m));
+}
+
+int uld_mutex_timedlock_at(pthread_mutex_t *m, const struct timespec *ts, uintptr_t ip)
+{
+    ACQUIRE(m, mutex_desc(m), MUTEX_TAG(m), 0, mutex_fork_owner(m), REAL(pthread_mutex_timedlock)(m, ts));
+}
+
+int uld_mutex_unlock_at(pthread_mutex_t *m, uintptr_t ip)
+{
+    RELEASE(m, mutex_desc(m), mutex_owner(m), REAL(pthread_mutex_unlock)(m));
+}
