@@ -488,7 +488,8 @@ void uld_check_exit_holding(struct uld_thread *t)
     int n = 0;
     for (int i = 0; i < t->depth && n < ULD_R_MAX_HELD; i++) {
         struct uld_lock *l = held_lock(&t->held[i]);
-        if (l && !(l->flags & ULD_LF_ROBUST))
+        /* a semaphore's token may be posted by another thread after this one ended */
+        if (l && !(l->flags & ULD_LF_ROBUST) && l->type != ULD_TYPE_SEM)
             ids[n++] = l->cls->node.id;
     }
     if (n == 0)
@@ -547,8 +548,13 @@ int uld_check_wait(struct uld_thread *t, struct uld_lock *w, uintptr_t ip)
  * this thread waited on, the locks it took since (a semaphore used as a lock). */
 static int wake_context(struct uld_thread *t, struct uld_lock *w, struct uld_needed *out)
 {
-    int n = 0;
-    for (int i = 0; i < t->depth && n < ULD_MAX_NEEDED; i++) {
+    int n = 0, i = 0;
+    /* a semaphore held as a lock is released by its post: the locks taken
+     * before its token are not needed to reach the post */
+    for (int j = 0; j < t->depth; j++)
+        if (t->held[j].addr == atomic_load(&w->addr) && held_lock(&t->held[j]) == w)
+            i = j + 1;
+    for (; i < t->depth && n < ULD_MAX_NEEDED; i++) {
         const struct uld_held *h = &t->held[i];
         struct uld_lock *l = held_lock(h);
         if (l && l != w && !(h->mode & ULD_MODE_NOCHECK))

@@ -607,23 +607,69 @@ void uld_cond_wait_end(struct uld_acq *a)
         atomic_fetch_sub(&w->wait->waiters, 1);
 }
 
+/*
+ * Semaphores as locks.  A semaphore initialised to 1 whose token a thread
+ * took is held by that thread until it posts it: it goes on the held stack
+ * (as a trylock: the wait before was checked as a wait), so the locks and
+ * semaphores taken meanwhile depend on it, as for a mutex.  A post by a
+ * thread that did not take the token makes it a signal for good; a stale
+ * entry of the taker is dropped at its next wait on it.
+ */
+static const struct uld_lockdesc sem_lockdesc = {.type = ULD_TYPE_SEM, .flags = 0};
+
+static int sem_is_binary(const struct uld_lock *w)
+{
+    return w && w->type == ULD_TYPE_SEM && w->wait && atomic_load(&w->wait->binary);
+}
+
+void uld_sem_created(const void *sem, unsigned value, uintptr_t ip)
+{
+    uld_lock_created(sem, sem_lockdesc, ip);
+    struct uld_lock *w = uld_lock_lookup((uintptr_t)sem);
+    if (w && w->type == ULD_TYPE_SEM && w->wait)
+        atomic_store(&w->wait->binary, value == 1);
+}
+
+/* The token of w left this thread (posted, or another thread posted it). */
+static void sem_drop_held(struct uld_thread *t, uintptr_t addr)
+{
+    int i = uld_held_find(t, addr);
+    if (i < 0)
+        return;
+    if (i == t->depth - 1)
+        t->depth--;
+    else
+        uld_held_remove(t, i);
+}
+
 void uld_sem_wait_begin(const void *sem, uintptr_t ip)
 {
     struct uld_thread *t = uld_enter();
     if (!t)
         return;
-    struct uld_lock *w = object_get((uintptr_t)sem, (struct uld_lockdesc){.type = ULD_TYPE_SEM, .flags = 0}, ip);
+    struct uld_lock *w = object_get((uintptr_t)sem, sem_lockdesc, ip);
+    if (sem_is_binary(w) && uld_held_find(t, (uintptr_t)sem) >= 0) {
+        /* we hold its token yet it has one to give: someone else posted it */
+        atomic_store(&w->wait->binary, 0);
+        sem_drop_held(t, (uintptr_t)sem);
+    }
     if (w && !t->disabled)
         check_once(t, w, ULD_MODE_WAIT, ip, uld_check_wait, wait_cacheable(t, w));
     uld_leave();
 }
 
-void uld_sem_acquired(const void *sem)
+void uld_sem_acquired(const void *sem, uintptr_t ip)
 {
     struct uld_thread *t = uld_enter();
     if (!t)
         return;
-    t->sem_addr = (uintptr_t)sem;
+    struct uld_lock *w = uld_lock_lookup((uintptr_t)sem);
+    if (sem_is_binary(w) && uld_held_find(t, (uintptr_t)sem) < 0) {
+        struct uld_acq a;
+        begin_acquire(t, &a, (uintptr_t)sem, sem_lockdesc, ULD_MODE_TRY, 0, ip);
+        uld_acquire_end(&a, 1);
+    }
+    t->sem_addr = (uintptr_t)sem; /* after the push: it is not taken "since" itself */
     t->sem_nacq = 0;
     uld_leave();
 }
@@ -661,6 +707,13 @@ void uld_wake(const void *obj, int type, uintptr_t ip)
         uld_bigstack_run(wake_on_stack, &x);
     } else {
         wake(t, obj, type, ip);
+    }
+    if (type == ULD_TYPE_SEM) { /* the token goes back: held no more */
+        struct uld_lock *w = uld_lock_lookup((uintptr_t)obj);
+        if (uld_held_find(t, (uintptr_t)obj) >= 0)
+            sem_drop_held(t, (uintptr_t)obj);
+        else if (sem_is_binary(w))
+            atomic_store(&w->wait->binary, 0); /* posted by a non-taker: a signal */
     }
     uld_leave();
 }

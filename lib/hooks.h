@@ -93,10 +93,16 @@ void uld_range_released(const void *p, size_t n, uintptr_t ip);
 int uld_cond_wait_begin(struct uld_acq *a, const void *cond, const void *mutex,
                         struct uld_lockdesc d, int mutex_owner_tid, uintptr_t ip);
 void uld_cond_wait_end(struct uld_acq *a);
+/*
+ * sem_init succeeded with this initial value.  A semaphore initialised to 1
+ * is a lock while a thread has taken it and not posted it yet (until some
+ * thread posts a token it did not take: then it is a signal).
+ */
+void uld_sem_created(const void *sem, unsigned value, uintptr_t ip);
 /* A blocking semaphore wait is about to start (before blocking). */
 void uld_sem_wait_begin(const void *sem, uintptr_t ip);
-/* A semaphore wait or trywait succeeded. */
-void uld_sem_acquired(const void *sem);
+/* A semaphore wait or trywait succeeded (ip: the call site). */
+void uld_sem_acquired(const void *sem, uintptr_t ip);
 /* pthread_cond_signal/broadcast or sem_post on obj (ULD_TYPE_COND/SEM). */
 void uld_wake(const void *obj, int type, uintptr_t ip);
 

@@ -63,6 +63,8 @@ struct uld_waitobj {
     _Atomic uint32_t waker;        /* serial of the only thread that woke it, 0, or MANY */
     _Atomic uint32_t waiter;       /* the same for waits made holding other locks */
     int woken;                     /* a wake-up was seen: needed[] is meaningful */
+    _Atomic int binary;            /* sem: initialised to 1 and never posted by a
+                                    * thread that did not take it: a lock while down */
     int nneeded;
     struct uld_needed {             /* locks held at every wake-up so far */
         struct uld_lock *lock;      /* valid while lock->id == id */
