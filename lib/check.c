@@ -427,14 +427,33 @@ void uld_check_unlock_misuse(struct uld_thread *t, uintptr_t addr, struct uld_lo
     struct uld_lock *l = uld_lock_lookup(addr);
     if (!l && atomic_load(&uld_untracked_locks))
         return; /* a table filled up: it may have been locked untracked */
+    int unknown = !l;
     if (!l)
         l = uld_lock_first_use(addr, d, ip);
-    if (owner == ULD_OWNER_OTHER)
+    /* never initialised nor acquired, yet locked: not a lock we know at all */
+    if (unknown && owner != ULD_OWNER_NONE)
+        report_misuse(ULD_R_INVALID_LOCK, t, l, ip,
+                      "unlock of memory that was never initialised or acquired as a lock "
+                      "and does not look unlocked",
+                      0);
+    else if (owner == ULD_OWNER_OTHER)
         report_misuse(ULD_R_UNLOCK_NOT_OWNER, t, l, ip,
                       "unlock of a lock held by another thread", 0);
     else
         report_misuse(ULD_R_UNLOCK_NOT_HELD, t, l, ip, "unlock of a lock that is not held",
                       0);
+}
+
+/*
+ * A trylock that failed (EBUSY) because this very thread holds the lock:
+ * harmless here, but the lock call it stands for would never return.
+ */
+void uld_check_trylock_held(struct uld_thread *t, struct uld_lock *l, uintptr_t ip)
+{
+    report_misuse(ULD_R_TRYLOCK_HELD, t, l, ip,
+                  "trylock failed because this thread already holds the lock; "
+                  "a blocking lock here would deadlock",
+                  0);
 }
 
 void uld_check_destroy_held(struct uld_thread *t, struct uld_lock *l, uintptr_t addr,

@@ -249,6 +249,7 @@ static void begin_acquire(struct uld_thread *t, struct uld_acq *a, uintptr_t add
     a->addr = addr;
     a->ip = ip;
     a->action = ACT_OVERFLOW;
+    a->try_held = 0;
     if (unlikely(t->depth >= ULD_MAX_HELD)) {
         ULD_WARN_ONCE(1, "a thread holds more than %d locks; deeper ones are not checked",
                       ULD_MAX_HELD);
@@ -275,6 +276,9 @@ static void begin_acquire(struct uld_thread *t, struct uld_acq *a, uintptr_t add
     a->prev_key = uld_held_top_key(t);
     a->key = uld_chain_mix(a->prev_key, a->node_id, mode);
     a->action = ACT_PUSH;
+    /* a handler that tries a lock its interrupted thread may hold is the
+     * right way to avoid that deadlock, not a warning */
+    a->try_held = (mode & ULD_MODE_TRY) && !t->in_signal && uld_held_find(t, addr) >= 0;
     if (mode & ULD_MODE_NOCHECK)
         return;
     /* A trylock never waits, so it adds no dependency into the lock; it still
@@ -338,11 +342,27 @@ int uld_acquire_begin(struct uld_acq *a, const void *lock, struct uld_lockdesc d
     return 1;
 }
 
+/* The trylock failed on a lock this thread holds: the blocking call would hang. */
+static void trylock_held(struct uld_thread *t, struct uld_acq *a)
+{
+    uld_busy++;
+    int saved = errno;
+    uld_mutex_lock(&uld_graph_lock);
+    uld_check_trylock_held(t, a->lock, a->ip);
+    uld_mutex_unlock(&uld_graph_lock);
+    uld_report_flush();
+    errno = saved;
+    uld_busy--;
+}
+
 void uld_acquire_end(struct uld_acq *a, int acquired)
 {
     struct uld_thread *t = a->thread;
-    if (!acquired)
+    if (!acquired) {
+        if (unlikely(a->try_held) && a->lock && a->lock->id == a->lock_id)
+            trylock_held(t, a);
         return;
+    }
     uld_busy++;
     int i;
     switch (a->action) {

@@ -71,6 +71,8 @@ void uld_check_acquire(struct uld_thread *t, struct uld_lock *l, unsigned subcla
 void uld_check_unlock_misuse(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d,
                              enum uld_owner_hint owner, uintptr_t ip) ULD_HIDDEN;
 void uld_check_exit_holding(struct uld_thread *t) ULD_HIDDEN;
+/* A trylock of a lock the thread holds failed (EBUSY); graph_lock held. */
+void uld_check_trylock_held(struct uld_thread *t, struct uld_lock *l, uintptr_t ip) ULD_HIDDEN;
 void uld_check_destroy_held(struct uld_thread *t, struct uld_lock *l, uintptr_t addr,
                             int held_elsewhere, int freed, uintptr_t ip) ULD_HIDDEN;
 void uld_check_assert_held(struct uld_thread *t, uintptr_t addr, uintptr_t ip) ULD_HIDDEN;

@@ -56,6 +56,7 @@ struct uld_acq {
     uint32_t node_id, lock_id;
     uint8_t mode, subclass;
     uint8_t action;        /* what end() must do: push, nest or nothing */
+    uint8_t try_held;      /* a trylock of a lock this thread holds: EBUSY is misuse */
     uint32_t nest;         /* condition waits: re-acquisition count to restore */
     struct uld_lock *cond; /* condition waits: the condvar, to count waiters */
     uint32_t cond_id;
