@@ -430,6 +430,8 @@ void uld_check_unlock_misuse(struct uld_thread *t, uintptr_t addr, struct uld_lo
     int unknown = !l;
     if (!l)
         l = uld_lock_first_use(addr, d, ip);
+    if (l)
+        l->misused = ULD_MISUSED_UNLOCK; /* glibc's reader count or owner may be wrong now */
     /* never initialised nor acquired, yet locked: not a lock we know at all */
     if (unknown && owner != ULD_OWNER_NONE)
         report_misuse(ULD_R_INVALID_LOCK, t, l, ip,
@@ -462,11 +464,34 @@ void uld_check_destroy_held(struct uld_thread *t, struct uld_lock *l, uintptr_t 
     (void)addr;
     if (!l)
         return; /* locked where we could not see it: nothing reliable to say */
+    if (held_elsewhere && l->misused)
+        return; /* "held" by the state an earlier, reported misuse corrupted */
     const char *what = freed ? held_elsewhere ? "memory freed while another thread holds the lock"
                                               : "memory freed while this thread holds the lock"
                        : held_elsewhere ? "lock destroyed while another thread holds it"
                                         : "lock destroyed while this thread holds it";
     report_misuse(ULD_R_DESTROY_HELD, t, l, ip, what, 0);
+}
+
+void uld_check_reinit_held(struct uld_thread *t, struct uld_lock *l, int held_elsewhere,
+                           uintptr_t ip)
+{
+    if (held_elsewhere && l->misused)
+        return; /* as for destroy: the object's state may be an earlier misuse's */
+    report_misuse(ULD_R_DESTROY_HELD, t, l, ip,
+                  held_elsewhere ? "lock re-initialised while another thread holds it"
+                                 : "lock re-initialised while this thread holds it",
+                  0);
+}
+
+void uld_check_cond_destroy_waiters(struct uld_thread *t, struct uld_lock *cond, int waiters,
+                                    uintptr_t ip)
+{
+    char what[120];
+    uld_snprintf(what, sizeof(what),
+                 "condition variable destroyed while %d thread%s wait%s on it", waiters,
+                 waiters == 1 ? "" : "s", waiters == 1 ? "s" : "");
+    report_misuse(ULD_R_DESTROY_HELD, t, cond, ip, what, 0);
 }
 
 void uld_check_fork_holding(struct uld_thread *t, uintptr_t addr, int owner_tid, uintptr_t ip)

@@ -450,13 +450,18 @@ void uld_lock_created(const void *lock, struct uld_lockdesc d, uintptr_t ip)
     uintptr_t addr = (uintptr_t)lock;
     uld_mutex_lock(&uld_graph_lock);
     struct uld_lock *old = uld_lock_lookup(addr);
+    /* re-initialised under another holder: its unlock will corrupt the object */
+    int tainted = old && old->misused == ULD_MISUSED_REINIT;
     if (old)
         uld_lock_forget(old); /* re-initialised: a new lifetime, no inherited edges */
     struct uld_lock *l = uld_lock_create(addr, d, ULD_SITE_INIT, ip, NULL);
-    if (!l)
+    if (!l) {
         atomic_store(&uld_untracked_locks, 1);
-    else if (d.tag)
-        write_tag(l, d.tag);
+    } else {
+        l->misused = (uint8_t)tainted;
+        if (d.tag)
+            write_tag(l, d.tag);
+    }
     uld_mutex_unlock(&uld_graph_lock);
     errno = saved;
     uld_leave();
@@ -481,6 +486,65 @@ void uld_lock_destroyed(const void *lock, struct uld_lockdesc d, int held_by_any
     uld_mutex_unlock(&uld_graph_lock);
     uld_report_flush();
     errno = saved;
+    uld_leave();
+}
+
+/* This thread holds the lock at addr no more (a semaphore's token went back,
+ * or the lock was re-initialised under it). */
+static void held_drop(struct uld_thread *t, uintptr_t addr)
+{
+    int i = uld_held_find(t, addr);
+    if (i < 0)
+        return;
+    if (i == t->depth - 1)
+        t->depth--;
+    else
+        uld_held_remove(t, i);
+}
+
+void uld_lock_reinit_check(const void *lock, int held_by_any, uintptr_t ip)
+{
+    struct uld_thread *t = uld_enter();
+    if (!t)
+        return;
+    uintptr_t addr = (uintptr_t)lock;
+    /* only a lock we know: fresh memory may look locked (malloc leftovers) */
+    if (uld_lock_lookup(addr)) {
+        int saved = errno;
+        uld_mutex_lock(&uld_graph_lock);
+        struct uld_lock *l = uld_lock_lookup(addr);
+        int mine = uld_held_find(t, addr) >= 0;
+        if (l && (mine || held_by_any)) {
+            uld_check_reinit_held(t, l, !mine, ip);
+            /* init unlocks it: this thread holds it no more; another holder's
+             * later unlock corrupts the new lock's state (see lock_created) */
+            if (mine)
+                held_drop(t, addr);
+            else
+                l->misused = ULD_MISUSED_REINIT;
+        }
+        uld_mutex_unlock(&uld_graph_lock);
+        uld_report_flush();
+        errno = saved;
+    }
+    uld_leave();
+}
+
+void uld_cond_destroying(const void *cond, uintptr_t ip)
+{
+    struct uld_thread *t = uld_enter();
+    if (!t)
+        return;
+    struct uld_lock *w = uld_lock_lookup((uintptr_t)cond);
+    int waiters = w && w->type == ULD_TYPE_COND && w->wait ? atomic_load(&w->wait->waiters) : 0;
+    if (waiters > 0) {
+        int saved = errno;
+        uld_mutex_lock(&uld_graph_lock);
+        uld_check_cond_destroy_waiters(t, w, waiters, ip);
+        uld_mutex_unlock(&uld_graph_lock);
+        uld_report_flush();
+        errno = saved;
+    }
     uld_leave();
 }
 
@@ -650,18 +714,6 @@ void uld_sem_created(const void *sem, unsigned value, uintptr_t ip)
         atomic_store(&w->wait->binary, value == 1);
 }
 
-/* The token of w left this thread (posted, or another thread posted it). */
-static void sem_drop_held(struct uld_thread *t, uintptr_t addr)
-{
-    int i = uld_held_find(t, addr);
-    if (i < 0)
-        return;
-    if (i == t->depth - 1)
-        t->depth--;
-    else
-        uld_held_remove(t, i);
-}
-
 void uld_sem_wait_begin(const void *sem, uintptr_t ip)
 {
     struct uld_thread *t = uld_enter();
@@ -671,7 +723,7 @@ void uld_sem_wait_begin(const void *sem, uintptr_t ip)
     if (sem_is_binary(w) && uld_held_find(t, (uintptr_t)sem) >= 0) {
         /* we hold its token yet it has one to give: someone else posted it */
         atomic_store(&w->wait->binary, 0);
-        sem_drop_held(t, (uintptr_t)sem);
+        held_drop(t, (uintptr_t)sem);
     }
     if (w && !t->disabled)
         check_once(t, w, ULD_MODE_WAIT, ip, uld_check_wait, wait_cacheable(t, w));
@@ -731,7 +783,7 @@ void uld_wake(const void *obj, int type, uintptr_t ip)
     if (type == ULD_TYPE_SEM) { /* the token goes back: held no more */
         struct uld_lock *w = uld_lock_lookup((uintptr_t)obj);
         if (uld_held_find(t, (uintptr_t)obj) >= 0)
-            sem_drop_held(t, (uintptr_t)obj);
+            held_drop(t, (uintptr_t)obj);
         else if (sem_is_binary(w))
             atomic_store(&w->wait->binary, 0); /* posted by a non-taker: a signal */
     }
@@ -915,6 +967,15 @@ void uld_process_exit(void)
     if (atomic_load(&uld_state) != ULD_STATE_READY || !in_own_process())
         return;
     uld_busy++;
+    /* exit() (main's return included) with locks held: the program's atexit
+     * handlers and destructors that take them have already hung or will */
+    struct uld_thread *t = uld_self;
+    if (t && t != ULD_THREAD_DEAD && t->depth > 0 && !t->disabled) {
+        uld_mutex_lock(&uld_graph_lock);
+        uld_check_exit_holding(t);
+        uld_mutex_unlock(&uld_graph_lock);
+        uld_report_flush();
+    }
     exit_outputs();
     long errors = uld_report_errors();
     uld_busy--;

@@ -76,6 +76,13 @@ int uld_on_release(const void *lock, struct uld_lockdesc d, int owner_tid, uintp
 /* pthread_*_init and friends: a new lock lifetime starts at `lock`. */
 void uld_lock_created(const void *lock, struct uld_lockdesc d, uintptr_t ip);
 /*
+ * Before pthread_{mutex,rwlock,spin}_init: held_by_any, the object says it
+ * is locked.  A known lock re-initialised while held is misuse.
+ */
+void uld_lock_reinit_check(const void *lock, int held_by_any, uintptr_t ip);
+/* Before pthread_cond_destroy: threads still waiting on it is misuse. */
+void uld_cond_destroying(const void *cond, uintptr_t ip);
+/*
  * After pthread_*_destroy.  held_by_any: the object said it was locked
  * before the call; destroyed: the call succeeded, the lifetime ends.
  */

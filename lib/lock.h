@@ -88,8 +88,14 @@ struct uld_lock {
     struct uld_node node;
     struct uld_subnode **sub; /* [ULD_NUM_SUBCLASSES] once a nesting subclass is used; [0] unused */
     struct uld_waitobj *wait; /* condition variables and semaphores */
+    uint8_t misused;          /* ULD_MISUSED_*: a reported misuse may have left the
+                               * object's own state (owner, readers) corrupt */
     struct uld_lock *next_free;
 };
+
+#define ULD_MISUSED_UNLOCK 1 /* unlock of a lock not held */
+#define ULD_MISUSED_REINIT 2 /* re-initialised under another holder, whose unlock
+                              * will corrupt the new lock: the taint carries over */
 
 #define ULD_TAG_MAGIC 0x554c440000000000ull /* "ULD" in the top bytes */
 static inline uint64_t uld_lock_tag(const struct uld_lock *l)

@@ -69,6 +69,7 @@ static int init_worker(cond_init_fn *real, pthread_cond_t *c, const pthread_cond
 static int destroy_worker(cond_fn *real, pthread_cond_t *c, uintptr_t ip)
 {
     uld_preload_ensure();
+    uld_cond_destroying(c, ip); /* before: glibc's destroy waits for the waiters */
     int r = real ? real(c) : ENOSYS;
     uld_lock_destroyed(c, cond_desc, 0, r == 0, ip);
     return r;

@@ -51,9 +51,10 @@
         return real_call;                                                    \
     } while (0)
 
-#define INIT(lockp, desc_after, real_call)                                   \
+#define INIT(lockp, desc_after, locked, real_call)                           \
     do {                                                                     \
         uld_preload_ensure();                                                \
+        uld_lock_reinit_check((const void *)(lockp), (locked), CALLER_IP);   \
         int r_ = real_call;                                                  \
         if (r_ == 0)                                                         \
             uld_lock_created((const void *)(lockp), (desc_after), CALLER_IP);              \
@@ -80,7 +81,7 @@ _Static_assert(ULD_AF_READ == ULD_MODE_READ && ULD_AF_TRY == ULD_MODE_TRY, "mode
 
 ULD_WRAPPER int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr)
 {
-    INIT(m, mutex_desc(m), REAL(pthread_mutex_init)(m, attr));
+    INIT(m, mutex_desc(m), mutex_locked(m), REAL(pthread_mutex_init)(m, attr));
 }
 
 ULD_WRAPPER int pthread_mutex_destroy(pthread_mutex_t *m)
@@ -118,7 +119,7 @@ ULD_WRAPPER int pthread_mutex_unlock(pthread_mutex_t *m)
 
 ULD_WRAPPER int pthread_rwlock_init(pthread_rwlock_t *rw, const pthread_rwlockattr_t *attr)
 {
-    INIT(rw, rwlock_desc(rw), REAL(pthread_rwlock_init)(rw, attr));
+    INIT(rw, rwlock_desc(rw), rwlock_locked(rw), REAL(pthread_rwlock_init)(rw, attr));
 }
 
 ULD_WRAPPER int pthread_rwlock_destroy(pthread_rwlock_t *rw)
@@ -177,7 +178,7 @@ ULD_WRAPPER int pthread_rwlock_unlock(pthread_rwlock_t *rw)
 
 ULD_WRAPPER int pthread_spin_init(pthread_spinlock_t *s, int pshared)
 {
-    INIT(s, spin_desc(), REAL(pthread_spin_init)(s, pshared));
+    INIT(s, spin_desc(), spin_locked(s), REAL(pthread_spin_init)(s, pshared));
 }
 
 ULD_WRAPPER int pthread_spin_destroy(pthread_spinlock_t *s)
@@ -210,7 +211,7 @@ ULD_WRAPPER int pthread_spin_unlock(pthread_spinlock_t *s)
 
 int uld_mutex_init_at(pthread_mutex_t *m, const pthread_mutexattr_t *a, uintptr_t ip)
 {
-    INIT(m, mutex_desc(m), REAL(pthread_mutex_init)(m, a));
+    INIT(m, mutex_desc(m), mutex_locked(m), REAL(pthread_mutex_init)(m, a));
 }
 
 int uld_mutex_destroy_at(pthread_mutex_t *m, uintptr_t ip)
