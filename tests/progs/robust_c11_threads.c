@@ -16,7 +16,12 @@
  * (thrd_success, thrd_busy, thrd_timedout), the condition-variable
  * handshake, call_once and the thread results are checked.
  *
+ * The mtx_trylock of mtx_b, which the thread holds, fails with thrd_busy
+ * as it must; mtx_lock there would hang the thread on itself: a
+ * trylock-held warning.
+ *
  * EXPECT: lock-order-inversion mtx_a mtx_b
+ * EXPECT: trylock-held mtx_b
  * EXPECT: lock-order-inversion pa pb
  */
 #include "progs.h"
