@@ -507,14 +507,35 @@ void uld_check_unlock_misuse(struct uld_thread *t, uintptr_t addr, struct uld_lo
     struct uld_lock *l = uld_lock_lookup(addr);
     if (!l && atomic_load(&uld_untracked_locks))
         return; /* a table filled up: it may have been locked untracked */
+    int unknown = !l;
     if (!l)
         l = uld_lock_first_use(addr, d, ip);
-    if (owner == ULD_OWNER_OTHER)
+    if (l)
+        l->misused = ULD_MISUSED_UNLOCK; /* glibc's reader count or owner may be wrong now */
+    /* never initialised nor acquired, yet locked: not a lock we know at all */
+    if (unknown && owner != ULD_OWNER_NONE)
+        report_misuse(ULD_R_INVALID_LOCK, t, l, ip,
+                      "unlock of memory that was never initialised or acquired as a lock "
+                      "and does not look unlocked",
+                      0);
+    else if (owner == ULD_OWNER_OTHER)
         report_misuse(ULD_R_UNLOCK_NOT_OWNER, t, l, ip,
                       "unlock of a lock held by another thread", 0);
     else
         report_misuse(ULD_R_UNLOCK_NOT_HELD, t, l, ip, "unlock of a lock that is not held",
                       0);
+}
+
+/*
+ * A trylock that failed (EBUSY) because this very thread holds the lock:
+ * harmless here, but the lock call it stands for would never return.
+ */
+void uld_check_trylock_held(struct uld_thread *t, struct uld_lock *l, uintptr_t ip)
+{
+    report_misuse(ULD_R_TRYLOCK_HELD, t, l, ip,
+                  "trylock failed because this thread already holds the lock; "
+                  "a blocking lock here would deadlock",
+                  0);
 }
 
 void uld_check_destroy_held(struct uld_thread *t, struct uld_lock *l, uintptr_t addr,
@@ -523,11 +544,34 @@ void uld_check_destroy_held(struct uld_thread *t, struct uld_lock *l, uintptr_t 
     (void)addr;
     if (!l)
         return; /* locked where we could not see it: nothing reliable to say */
+    if (held_elsewhere && l->misused)
+        return; /* "held" by the state an earlier, reported misuse corrupted */
     const char *what = freed ? held_elsewhere ? "memory freed while another thread holds the lock"
                                               : "memory freed while this thread holds the lock"
                        : held_elsewhere ? "lock destroyed while another thread holds it"
                                         : "lock destroyed while this thread holds it";
     report_misuse(ULD_R_DESTROY_HELD, t, l, ip, what, 0);
+}
+
+void uld_check_reinit_held(struct uld_thread *t, struct uld_lock *l, int held_elsewhere,
+                           uintptr_t ip)
+{
+    if (held_elsewhere && l->misused)
+        return; /* as for destroy: the object's state may be an earlier misuse's */
+    report_misuse(ULD_R_DESTROY_HELD, t, l, ip,
+                  held_elsewhere ? "lock re-initialised while another thread holds it"
+                                 : "lock re-initialised while this thread holds it",
+                  0);
+}
+
+void uld_check_cond_destroy_waiters(struct uld_thread *t, struct uld_lock *cond, int waiters,
+                                    uintptr_t ip)
+{
+    char what[120];
+    uld_snprintf(what, sizeof(what),
+                 "condition variable destroyed while %d thread%s wait%s on it", waiters,
+                 waiters == 1 ? "" : "s", waiters == 1 ? "s" : "");
+    report_misuse(ULD_R_DESTROY_HELD, t, cond, ip, what, 0);
 }
 
 void uld_check_fork_holding(struct uld_thread *t, uintptr_t addr, int owner_tid, uintptr_t ip)
@@ -568,7 +612,8 @@ void uld_check_exit_holding(struct uld_thread *t)
     int n = 0;
     for (int i = 0; i < t->depth && n < ULD_R_MAX_HELD; i++) {
         struct uld_lock *l = held_lock(&t->held[i]);
-        if (l && !(l->flags & ULD_LF_ROBUST))
+        /* a semaphore's token may be posted by another thread after this one ended */
+        if (l && !(l->flags & ULD_LF_ROBUST) && l->type != ULD_TYPE_SEM)
             ids[n++] = l->cls->node.id;
     }
     if (n == 0)
@@ -627,8 +672,13 @@ int uld_check_wait(struct uld_thread *t, struct uld_lock *w, uintptr_t ip)
  * this thread waited on, the locks it took since (a semaphore used as a lock). */
 static int wake_context(struct uld_thread *t, struct uld_lock *w, struct uld_needed *out)
 {
-    int n = 0;
-    for (int i = 0; i < t->depth && n < ULD_MAX_NEEDED; i++) {
+    int n = 0, i = 0;
+    /* a semaphore held as a lock is released by its post: the locks taken
+     * before its token are not needed to reach the post */
+    for (int j = 0; j < t->depth; j++)
+        if (t->held[j].addr == atomic_load(&w->addr) && held_lock(&t->held[j]) == w)
+            i = j + 1;
+    for (; i < t->depth && n < ULD_MAX_NEEDED; i++) {
         const struct uld_held *h = &t->held[i];
         struct uld_lock *l = held_lock(h);
         if (l && l != w && !(h->mode & ULD_MODE_NOCHECK))

@@ -333,6 +333,7 @@ static void begin_acquire(struct uld_thread *t, struct uld_acq *a, uintptr_t add
     a->addr = addr;
     a->ip = ip;
     a->action = ACT_OVERFLOW;
+    a->try_held = 0;
     if (unlikely(t->depth >= ULD_MAX_HELD)) {
         report_held_limit(); /* once per process, in every output */
         return;
@@ -358,6 +359,9 @@ static void begin_acquire(struct uld_thread *t, struct uld_acq *a, uintptr_t add
     a->prev_key = uld_held_top_key(t);
     a->key = uld_chain_mix(a->prev_key, a->node_id, mode);
     a->action = ACT_PUSH;
+    /* a handler that tries a lock its interrupted thread may hold is the
+     * right way to avoid that deadlock, not a warning */
+    a->try_held = (mode & ULD_MODE_TRY) && !t->in_signal && uld_held_find(t, addr) >= 0;
     if (mode & ULD_MODE_NOCHECK)
         return;
     int born_under = fresh_claim(t, l, mode);
@@ -427,6 +431,19 @@ int uld_acquire_begin(struct uld_acq *a, const void *lock, struct uld_lockdesc d
     return 1;
 }
 
+/* The trylock failed on a lock this thread holds: the blocking call would hang. */
+static void trylock_held(struct uld_thread *t, struct uld_acq *a)
+{
+    uld_busy++;
+    int saved = errno;
+    uld_mutex_lock(&uld_graph_lock);
+    uld_check_trylock_held(t, a->lock, a->ip);
+    uld_mutex_unlock(&uld_graph_lock);
+    uld_report_flush();
+    errno = saved;
+    uld_busy--;
+}
+
 void uld_acquire_end(struct uld_acq *a, int acquired)
 {
     struct uld_thread *t = a->thread;
@@ -437,8 +454,11 @@ void uld_acquire_end(struct uld_acq *a, int acquired)
         validate(t, a->lock, a->subclass, a->mode, a->ip, a->key);
         uld_busy--;
     }
-    if (!acquired)
+    if (!acquired) {
+        if (unlikely(a->try_held) && a->lock && a->lock->id == a->lock_id)
+            trylock_held(t, a);
         return;
+    }
     uld_busy++;
     int i;
     switch (a->action) {
@@ -527,15 +547,19 @@ void uld_lock_created(const void *lock, struct uld_lockdesc d, uintptr_t ip)
     uintptr_t addr = (uintptr_t)lock;
     uld_mutex_lock(&uld_graph_lock);
     struct uld_lock *old = uld_lock_lookup(addr);
+    /* re-initialised under another holder: its unlock will corrupt the object */
+    int tainted = old && old->misused == ULD_MISUSED_REINIT;
     if (old)
         uld_lock_forget(old); /* re-initialised: a new lifetime, no inherited edges */
     struct uld_lock *l = uld_lock_create(addr, d, ULD_SITE_INIT, ip, NULL);
-    if (!l)
+    if (!l) {
         atomic_store(&uld_untracked_locks, 1);
-    else if (d.tag)
-        write_tag(l, d.tag);
-    if (l)
+    } else {
+        l->misused = (uint8_t)tainted;
+        if (d.tag)
+            write_tag(l, d.tag);
         fresh_mark(t, l, d);
+    }
     uld_mutex_unlock(&uld_graph_lock);
     errno = saved;
     uld_leave();
@@ -560,6 +584,65 @@ void uld_lock_destroyed(const void *lock, struct uld_lockdesc d, int held_by_any
     uld_mutex_unlock(&uld_graph_lock);
     uld_report_flush();
     errno = saved;
+    uld_leave();
+}
+
+/* This thread holds the lock at addr no more (a semaphore's token went back,
+ * or the lock was re-initialised under it). */
+static void held_drop(struct uld_thread *t, uintptr_t addr)
+{
+    int i = uld_held_find(t, addr);
+    if (i < 0)
+        return;
+    if (i == t->depth - 1)
+        t->depth--;
+    else
+        uld_held_remove(t, i);
+}
+
+void uld_lock_reinit_check(const void *lock, int held_by_any, uintptr_t ip)
+{
+    struct uld_thread *t = uld_enter();
+    if (!t)
+        return;
+    uintptr_t addr = (uintptr_t)lock;
+    /* only a lock we know: fresh memory may look locked (malloc leftovers) */
+    if (uld_lock_lookup(addr)) {
+        int saved = errno;
+        uld_mutex_lock(&uld_graph_lock);
+        struct uld_lock *l = uld_lock_lookup(addr);
+        int mine = uld_held_find(t, addr) >= 0;
+        if (l && (mine || held_by_any)) {
+            uld_check_reinit_held(t, l, !mine, ip);
+            /* init unlocks it: this thread holds it no more; another holder's
+             * later unlock corrupts the new lock's state (see lock_created) */
+            if (mine)
+                held_drop(t, addr);
+            else
+                l->misused = ULD_MISUSED_REINIT;
+        }
+        uld_mutex_unlock(&uld_graph_lock);
+        uld_report_flush();
+        errno = saved;
+    }
+    uld_leave();
+}
+
+void uld_cond_destroying(const void *cond, uintptr_t ip)
+{
+    struct uld_thread *t = uld_enter();
+    if (!t)
+        return;
+    struct uld_lock *w = uld_lock_lookup((uintptr_t)cond);
+    int waiters = w && w->type == ULD_TYPE_COND && w->wait ? atomic_load(&w->wait->waiters) : 0;
+    if (waiters > 0) {
+        int saved = errno;
+        uld_mutex_lock(&uld_graph_lock);
+        uld_check_cond_destroy_waiters(t, w, waiters, ip);
+        uld_mutex_unlock(&uld_graph_lock);
+        uld_report_flush();
+        errno = saved;
+    }
     uld_leave();
 }
 
@@ -706,23 +789,57 @@ void uld_cond_wait_end(struct uld_acq *a)
         atomic_fetch_sub(&w->wait->waiters, 1);
 }
 
+/*
+ * Semaphores as locks.  A semaphore initialised to 1 whose token a thread
+ * took is held by that thread until it posts it: it goes on the held stack
+ * (as a trylock: the wait before was checked as a wait), so the locks and
+ * semaphores taken meanwhile depend on it, as for a mutex.  A post by a
+ * thread that did not take the token makes it a signal for good; a stale
+ * entry of the taker is dropped at its next wait on it.
+ */
+static const struct uld_lockdesc sem_lockdesc = {.type = ULD_TYPE_SEM, .flags = 0};
+
+static int sem_is_binary(const struct uld_lock *w)
+{
+    return w && w->type == ULD_TYPE_SEM && w->wait && atomic_load(&w->wait->binary);
+}
+
+void uld_sem_created(const void *sem, unsigned value, uintptr_t ip)
+{
+    uld_lock_created(sem, sem_lockdesc, ip);
+    struct uld_lock *w = uld_lock_lookup((uintptr_t)sem);
+    if (w && w->type == ULD_TYPE_SEM && w->wait)
+        atomic_store(&w->wait->binary, value == 1);
+}
+
 void uld_sem_wait_begin(const void *sem, uintptr_t ip)
 {
     struct uld_thread *t = uld_enter();
     if (!t)
         return;
-    struct uld_lock *w = object_get((uintptr_t)sem, (struct uld_lockdesc){.type = ULD_TYPE_SEM, .flags = 0}, ip);
+    struct uld_lock *w = object_get((uintptr_t)sem, sem_lockdesc, ip);
+    if (sem_is_binary(w) && uld_held_find(t, (uintptr_t)sem) >= 0) {
+        /* we hold its token yet it has one to give: someone else posted it */
+        atomic_store(&w->wait->binary, 0);
+        held_drop(t, (uintptr_t)sem);
+    }
     if (w && !t->disabled)
         check_once(t, w, ULD_MODE_WAIT, ip, uld_check_wait, wait_cacheable(t, w));
     uld_leave();
 }
 
-void uld_sem_acquired(const void *sem)
+void uld_sem_acquired(const void *sem, uintptr_t ip)
 {
     struct uld_thread *t = uld_enter();
     if (!t)
         return;
-    t->sem_addr = (uintptr_t)sem;
+    struct uld_lock *w = uld_lock_lookup((uintptr_t)sem);
+    if (sem_is_binary(w) && uld_held_find(t, (uintptr_t)sem) < 0) {
+        struct uld_acq a;
+        begin_acquire(t, &a, (uintptr_t)sem, sem_lockdesc, ULD_MODE_TRY, 0, ip);
+        uld_acquire_end(&a, 1);
+    }
+    t->sem_addr = (uintptr_t)sem; /* after the push: it is not taken "since" itself */
     t->sem_nacq = 0;
     uld_leave();
 }
@@ -760,6 +877,13 @@ void uld_wake(const void *obj, int type, uintptr_t ip)
         uld_bigstack_run(wake_on_stack, &x);
     } else {
         wake(t, obj, type, ip);
+    }
+    if (type == ULD_TYPE_SEM) { /* the token goes back: held no more */
+        struct uld_lock *w = uld_lock_lookup((uintptr_t)obj);
+        if (uld_held_find(t, (uintptr_t)obj) >= 0)
+            held_drop(t, (uintptr_t)obj);
+        else if (sem_is_binary(w))
+            atomic_store(&w->wait->binary, 0); /* posted by a non-taker: a signal */
     }
     uld_leave();
 }
@@ -941,6 +1065,15 @@ void uld_process_exit(void)
     if (atomic_load(&uld_state) != ULD_STATE_READY || !in_own_process())
         return;
     uld_busy++;
+    /* exit() (main's return included) with locks held: the program's atexit
+     * handlers and destructors that take them have already hung or will */
+    struct uld_thread *t = uld_self;
+    if (t && t != ULD_THREAD_DEAD && t->depth > 0 && !t->disabled) {
+        uld_mutex_lock(&uld_graph_lock);
+        uld_check_exit_holding(t);
+        uld_mutex_unlock(&uld_graph_lock);
+        uld_report_flush();
+    }
     exit_outputs();
     long errors = uld_report_errors();
     uld_busy--;

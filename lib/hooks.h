@@ -56,6 +56,7 @@ struct uld_acq {
     uint32_t node_id, lock_id;
     uint8_t mode, subclass;
     uint8_t action;        /* what end() must do: push, nest or nothing */
+    uint8_t try_held;      /* a trylock of a lock this thread holds: EBUSY is misuse */
     uint32_t nest;         /* condition waits: re-acquisition count to restore */
     struct uld_lock *cond; /* condition waits: the condvar, to count waiters */
     uint32_t cond_id;
@@ -75,6 +76,13 @@ int uld_on_release(const void *lock, struct uld_lockdesc d, int owner_tid, uintp
 /* pthread_*_init and friends: a new lock lifetime starts at `lock`. */
 void uld_lock_created(const void *lock, struct uld_lockdesc d, uintptr_t ip);
 /*
+ * Before pthread_{mutex,rwlock,spin}_init: held_by_any, the object says it
+ * is locked.  A known lock re-initialised while held is misuse.
+ */
+void uld_lock_reinit_check(const void *lock, int held_by_any, uintptr_t ip);
+/* Before pthread_cond_destroy: threads still waiting on it is misuse. */
+void uld_cond_destroying(const void *cond, uintptr_t ip);
+/*
  * After pthread_*_destroy.  held_by_any: the object said it was locked
  * before the call; destroyed: the call succeeded, the lifetime ends.
  */
@@ -93,10 +101,16 @@ void uld_range_released(const void *p, size_t n, uintptr_t ip);
 int uld_cond_wait_begin(struct uld_acq *a, const void *cond, const void *mutex,
                         struct uld_lockdesc d, int mutex_owner_tid, uintptr_t ip);
 void uld_cond_wait_end(struct uld_acq *a);
+/*
+ * sem_init succeeded with this initial value.  A semaphore initialised to 1
+ * is a lock while a thread has taken it and not posted it yet (until some
+ * thread posts a token it did not take: then it is a signal).
+ */
+void uld_sem_created(const void *sem, unsigned value, uintptr_t ip);
 /* A blocking semaphore wait is about to start (before blocking). */
 void uld_sem_wait_begin(const void *sem, uintptr_t ip);
-/* A semaphore wait or trywait succeeded. */
-void uld_sem_acquired(const void *sem);
+/* A semaphore wait or trywait succeeded (ip: the call site). */
+void uld_sem_acquired(const void *sem, uintptr_t ip);
 /* pthread_cond_signal/broadcast or sem_post on obj (ULD_TYPE_COND/SEM). */
 void uld_wake(const void *obj, int type, uintptr_t ip);
 

@@ -62,6 +62,8 @@ struct uld_waitobj {
     _Atomic uint32_t waker;        /* serial of the only thread that woke it, 0, or MANY */
     _Atomic uint32_t waiter;       /* the same for waits made holding other locks */
     int woken;                     /* a wake-up was seen: needed[] is meaningful */
+    _Atomic int binary;            /* sem: initialised to 1 and never posted by a
+                                    * thread that did not take it: a lock while down */
     int nneeded;
     struct uld_needed {             /* locks held at every wake-up so far */
         struct uld_lock *lock;      /* valid while lock->id == id */
@@ -78,7 +80,9 @@ struct uld_lock {
     uint8_t type, flags;    /* enum uld_lock_type, ULD_LF_* */
     uint8_t site_kind;      /* enum uld_site_kind */
     uint8_t is_static;      /* lives in a loaded object's data: named by its symbol */
-    uint8_t tagged;         /* its identity was written into the object (see hooks.h) */
+    uint8_t tagged : 1;     /* its identity was written into the object (see hooks.h) */
+    uint8_t misused : 2;    /* ULD_MISUSED_*: a reported misuse may have left the
+                             * object's own state (owner, readers) corrupt */
     _Atomic uint8_t fresh;  /* ULD_FRESH_*: written by other threads, hence not in the union */
     uint16_t birth_depth;   /* fresh locks: the initialiser's held depth at init */
     uintptr_t site_ip;      /* init or first-use site */
@@ -98,6 +102,10 @@ struct uld_lock {
 
 /* uld_lock.fresh: a lock fresh from its init call (see core.c) */
 enum { ULD_FRESH_NONE, ULD_FRESH_YES, ULD_FRESH_CLAIMED, ULD_FRESH_DEAD };
+
+#define ULD_MISUSED_UNLOCK 1 /* unlock of a lock not held */
+#define ULD_MISUSED_REINIT 2 /* re-initialised under another holder, whose unlock
+                              * will corrupt the new lock: the taint carries over */
 
 #define ULD_TAG_MAGIC 0x554c440000000000ull /* "ULD" in the top bytes */
 static inline uint64_t uld_lock_tag(const struct uld_lock *l)

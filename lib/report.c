@@ -61,6 +61,8 @@ static const char *const kind_names[ULD_R_KINDS] = {
     [ULD_R_SIGNAL_UNSAFE] = "signal-unsafe-lock",
     [ULD_R_FORK_HOLDING] = "fork-holding",
     [ULD_R_DEADLOCK] = "deadlock-detected",
+    [ULD_R_INVALID_LOCK] = "invalid-lock",
+    [ULD_R_TRYLOCK_HELD] = "trylock-held",
 };
 
 static const char *const headlines[ULD_R_KINDS] = {
@@ -78,6 +80,8 @@ static const char *const headlines[ULD_R_KINDS] = {
     [ULD_R_SIGNAL_UNSAFE] = "lock taken both in a signal handler and where the signal can interrupt it",
     [ULD_R_FORK_HOLDING] = "lock held by another thread at fork() used in the child",
     [ULD_R_DEADLOCK] = "deadlock: threads blocked on each other",
+    [ULD_R_INVALID_LOCK] = "unlock of memory that is not a known lock",
+    [ULD_R_TRYLOCK_HELD] = "trylock of a lock this thread already holds",
 };
 
 const char *uld_report_kind_name(int kind)
@@ -87,7 +91,7 @@ const char *uld_report_kind_name(int kind)
 
 int uld_report_kind_is_error(int kind)
 {
-    return kind != ULD_R_CLASS_ORDER && kind != ULD_R_LIMIT;
+    return kind != ULD_R_CLASS_ORDER && kind != ULD_R_LIMIT && kind != ULD_R_TRYLOCK_HELD;
 }
 
 const char *uld_report_message(const struct uld_report *r)

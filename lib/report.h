@@ -25,6 +25,8 @@ enum uld_report_kind {
     ULD_R_SIGNAL_UNSAFE,
     ULD_R_FORK_HOLDING,
     ULD_R_DEADLOCK,
+    ULD_R_INVALID_LOCK,
+    ULD_R_TRYLOCK_HELD,
     ULD_R_KINDS
 };
 

@@ -567,7 +567,9 @@ void uld_report_render_text(struct uld_buf *b, const struct uld_report *r)
         uld_buf_printf(b, " is exiting: %s\n", r->detail);
         break;
     default:
-        put_target_report(b, r, r->kind == ULD_R_DESTROY_HELD ? "destroys" : "releases");
+        put_target_report(b, r, r->kind == ULD_R_DESTROY_HELD   ? "destroys"
+                                : r->kind == ULD_R_TRYLOCK_HELD ? "tries"
+                                                                : "releases");
         break;
     }
     if (r->kind != ULD_R_DEADLOCK) /* there every thread's locks are shown already */

@@ -69,6 +69,7 @@ static int init_worker(cond_init_fn *real, pthread_cond_t *c, const pthread_cond
 static int destroy_worker(cond_fn *real, pthread_cond_t *c, uintptr_t ip)
 {
     uld_preload_ensure();
+    uld_cond_destroying(c, ip); /* before: glibc's destroy waits for the waiters */
     int r = real ? real(c) : ENOSYS;
     uld_lock_destroyed(c, cond_desc, 0, r == 0, ip);
     return r;
@@ -116,4 +117,33 @@ ULD_WRAPPER int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, cl
 {
     struct wait_call w = {.kind = WAIT_CLOCK, .clock = clk, .abstime = ts};
     return wait_worker(&w, c, m, CALLER_IP);
+}
+
+/* ---- the current ABI's workers for other APIs on condvars (workers.h) -- */
+
+#include "workers.h"
+
+int uld_cond_init_at(pthread_cond_t *c, uintptr_t ip)
+{
+    return init_worker(REAL(cond_init_232), c, NULL, ip);
+}
+
+int uld_cond_destroy_at(pthread_cond_t *c, uintptr_t ip)
+{
+    return destroy_worker(REAL(cond_destroy_232), c, ip);
+}
+
+int uld_cond_wait_at(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *abstime,
+                     uintptr_t ip)
+{
+    struct wait_call w = {.kind = abstime ? WAIT_TIMED : WAIT_PLAIN,
+                          .plain = REAL(cond_wait_232),
+                          .timed = REAL(cond_timedwait_232),
+                          .abstime = abstime};
+    return wait_worker(&w, c, m, ip);
+}
+
+int uld_cond_wake_at(pthread_cond_t *c, int broadcast, uintptr_t ip)
+{
+    return wake_worker(broadcast ? REAL(cond_broadcast_232) : REAL(cond_signal_232), c, ip);
 }

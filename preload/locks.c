@@ -51,9 +51,10 @@
         return real_call;                                                    \
     } while (0)
 
-#define INIT(lockp, desc_after, real_call)                                   \
+#define INIT(lockp, desc_after, locked, real_call)                           \
     do {                                                                     \
         uld_preload_ensure();                                                \
+        uld_lock_reinit_check((const void *)(lockp), (locked), CALLER_IP);   \
         int r_ = real_call;                                                  \
         if (r_ == 0)                                                         \
             uld_lock_created((const void *)(lockp), (desc_after), CALLER_IP);              \
@@ -80,7 +81,7 @@ _Static_assert(ULD_AF_READ == ULD_MODE_READ && ULD_AF_TRY == ULD_MODE_TRY, "mode
 
 ULD_WRAPPER int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr)
 {
-    INIT(m, mutex_desc(m), REAL(pthread_mutex_init)(m, attr));
+    INIT(m, mutex_desc(m), mutex_locked(m), REAL(pthread_mutex_init)(m, attr));
 }
 
 ULD_WRAPPER int pthread_mutex_destroy(pthread_mutex_t *m)
@@ -118,7 +119,7 @@ ULD_WRAPPER int pthread_mutex_unlock(pthread_mutex_t *m)
 
 ULD_WRAPPER int pthread_rwlock_init(pthread_rwlock_t *rw, const pthread_rwlockattr_t *attr)
 {
-    INIT(rw, rwlock_desc(rw), REAL(pthread_rwlock_init)(rw, attr));
+    INIT(rw, rwlock_desc(rw), rwlock_locked(rw), REAL(pthread_rwlock_init)(rw, attr));
 }
 
 ULD_WRAPPER int pthread_rwlock_destroy(pthread_rwlock_t *rw)
@@ -177,7 +178,7 @@ ULD_WRAPPER int pthread_rwlock_unlock(pthread_rwlock_t *rw)
 
 ULD_WRAPPER int pthread_spin_init(pthread_spinlock_t *s, int pshared)
 {
-    INIT(s, spin_desc(), REAL(pthread_spin_init)(s, pshared));
+    INIT(s, spin_desc(), spin_locked(s), REAL(pthread_spin_init)(s, pshared));
 }
 
 ULD_WRAPPER int pthread_spin_destroy(pthread_spinlock_t *s)
@@ -198,4 +199,42 @@ ULD_WRAPPER int pthread_spin_trylock(pthread_spinlock_t *s)
 ULD_WRAPPER int pthread_spin_unlock(pthread_spinlock_t *s)
 {
     RELEASE(s, spin_desc(), spin_owner(s), REAL(pthread_spin_unlock)(s));
+}
+
+/* ---- the same workers for other APIs on these objects (workers.h) ------ */
+
+#include "workers.h"
+
+/* The macros above name the program's call site CALLER_IP; here it is passed in. */
+#undef CALLER_IP
+#define CALLER_IP ip
+
+int uld_mutex_init_at(pthread_mutex_t *m, const pthread_mutexattr_t *a, uintptr_t ip)
+{
+    INIT(m, mutex_desc(m), mutex_locked(m), REAL(pthread_mutex_init)(m, a));
+}
+
+int uld_mutex_destroy_at(pthread_mutex_t *m, uintptr_t ip)
+{
+    DESTROY(m, mutex_desc(m), mutex_locked(m), REAL(pthread_mutex_destroy)(m));
+}
+
+int uld_mutex_lock_at(pthread_mutex_t *m, uintptr_t ip)
+{
+    ACQUIRE(m, mutex_desc(m), MUTEX_TAG(m), 0, mutex_fork_owner(m), REAL(pthread_mutex_lock)(m));
+}
+
+int uld_mutex_trylock_at(pthread_mutex_t *m, uintptr_t ip)
+{
+    ACQUIRE(m, mutex_desc(m), MUTEX_TAG(m), ULD_AF_TRY, mutex_fork_owner(m), REAL(pthread_mutex_trylock)(m));
+}
+
+int uld_mutex_timedlock_at(pthread_mutex_t *m, const struct timespec *ts, uintptr_t ip)
+{
+    ACQUIRE(m, mutex_desc(m), MUTEX_TAG(m), 0, mutex_fork_owner(m), REAL(pthread_mutex_timedlock)(m, ts));
+}
+
+int uld_mutex_unlock_at(pthread_mutex_t *m, uintptr_t ip)
+{
+    RELEASE(m, mutex_desc(m), mutex_owner(m), REAL(pthread_mutex_unlock)(m));
 }

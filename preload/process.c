@@ -7,6 +7,7 @@
  * inside the block, so reused memory never inherits a dead lock's edges.
  */
 #include "real.h"
+#include "workers.h"
 
 #include "../lib/hooks.h"
 
@@ -163,6 +164,7 @@ ULD_WRAPPER void *realloc(void *p, size_t size)
 
 struct thread_start {
     void *(*fn)(void *);
+    int (*c11_fn)(void *); /* thrd_create's start function, or NULL */
     void *arg;
     struct uld_thread_token token; /* creator, number, creation stack: for reports */
 };
@@ -172,23 +174,35 @@ static void *thread_trampoline(void *p)
     struct thread_start s = *(struct thread_start *)p;
     REAL(free)(p);
     uld_thread_started(&s.token);
+    if (s.c11_fn) /* as glibc's C11 threads: the int result is the thread's result */
+        return (void *)(intptr_t)s.c11_fn(s.arg);
     return s.fn(s.arg);
+}
+
+int uld_thread_create_at(pthread_t *thread, const pthread_attr_t *attr, void *(*fn)(void *),
+                         int (*c11_fn)(void *), void *arg, uintptr_t ip)
+{
+    uld_preload_ensure();
+    struct thread_start *s = malloc(sizeof(*s));
+    if (!s) {
+        if (c11_fn) /* cannot start an int function without our trampoline */
+            return ENOMEM;
+        return REAL(pthread_create)(thread, attr, fn, arg);
+    }
+    s->fn = fn;
+    s->c11_fn = c11_fn;
+    s->arg = arg;
+    uld_thread_creating(&s->token, ip);
+    int r = REAL(pthread_create)(thread, attr, thread_trampoline, s);
+    if (r != 0)
+        REAL(free)(s);
+    return r;
 }
 
 ULD_WRAPPER int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
                                void *(*fn)(void *), void *arg)
 {
-    uld_preload_ensure();
-    struct thread_start *s = malloc(sizeof(*s));
-    if (!s)
-        return REAL(pthread_create)(thread, attr, fn, arg);
-    s->fn = fn;
-    s->arg = arg;
-    uld_thread_creating(&s->token, CALLER_IP);
-    int r = REAL(pthread_create)(thread, attr, thread_trampoline, s);
-    if (r != 0)
-        REAL(free)(s);
-    return r;
+    return uld_thread_create_at(thread, attr, fn, NULL, arg, CALLER_IP);
 }
 
 /* ---- modules --------------------------------------------------------- */

@@ -19,7 +19,7 @@ static const struct uld_lockdesc sem_desc = {.type = ULD_TYPE_SEM, .flags = 0};
         int r_ = real_call;                                                  \
         if (r_ == 0) {                                                       \
             int e_ = errno;                                                  \
-            uld_sem_acquired(s);                                             \
+            uld_sem_acquired(s, CALLER_IP);                                             \
             errno = e_;                                                      \
         }                                                                    \
         return r_;                                                           \
@@ -29,8 +29,11 @@ ULD_WRAPPER int sem_init(sem_t *s, int pshared, unsigned value)
 {
     uld_preload_ensure();
     int r = REAL(sem_init)(s, pshared, value);
-    if (r == 0)
-        uld_lock_created(s, sem_desc, CALLER_IP);
+    if (r == 0) {
+        int e = errno;
+        uld_sem_created(s, value, CALLER_IP);
+        errno = e;
+    }
     return r;
 }
 
@@ -66,7 +69,7 @@ ULD_WRAPPER int sem_trywait(sem_t *s)
     int r = REAL(sem_trywait)(s);
     if (r == 0) {
         int e = errno;
-        uld_sem_acquired(s);
+        uld_sem_acquired(s, CALLER_IP);
         errno = e;
     }
     return r;

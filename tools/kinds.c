@@ -42,6 +42,12 @@ static const struct kind_info kinds[] = {
      "In a fork child, a lock is acquired that another thread held when the process forked."},
     {"deadlock-detected", "error", "Deadlock",
      "Threads have been blocked on each other in a cycle for the watchdog period."},
+    {"invalid-lock", "error", "Unlock of memory that is not a lock",
+     "An unlock names memory that was never initialised or acquired as a lock and that does "
+     "not look unlocked: garbage, an uninitialised object, a copy of a locked lock."},
+    {"trylock-held", "warning", "Trylock of a lock the thread holds",
+     "A trylock of a non-recursive lock that the calling thread already holds failed (EBUSY): "
+     "the blocking call in its place would deadlock the thread on itself."},
     {"cross-run-cycle", "error", "Lock order cycle across processes",
      "The lock-class graphs of several processes, merged, contain a deadlocking cycle that no "
      "single process recorded: the orders are incompatible even though no one run showed it."},

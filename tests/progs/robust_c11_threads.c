@@ -5,21 +5,23 @@
  *
  * glibc implements mtx_lock, mtx_unlock, cnd_wait... on top of its pthread
  * code, but calls its internal entry points (mtx_lock calls
- * __pthread_mutex_lock directly, not through the PLT), and thrd_create
- * calls the internal pthread_create.  So an interposer on pthread_* sees
- * none of the C11 lock calls: the mtx_a/mtx_b ABBA below (two threads, one
- * after the other; run concurrently they would deadlock) is NOT reported.
- * That is a blind spot of the current design, documented here: when
- * ulockdep learns C11 locks, this test gets an
- * "EXPECT: lock-order-inversion mtx_a mtx_b" line.
+ * __pthread_mutex_lock directly, not through the PLT), so an interposer on
+ * pthread_* alone would see none of the C11 lock calls.  ulockdep wraps the
+ * C11 API itself: the mtx_a/mtx_b ABBA below (two threads, one after the
+ * other; run concurrently they would deadlock) is reported like a pthread
+ * one, and so is the pa/pb ABBA of pthread mutexes taken inside threads
+ * started with thrd_create: one program, both APIs.
  *
- * What it does see: pthread mutexes used inside threads started with
- * thrd_create (threads it never saw being created).  The pa/pb ABBA there
- * is reported.  The C11 calls must keep working under the validator:
- * their return codes (thrd_success, thrd_busy, thrd_timedout), the
- * condition-variable handshake, call_once and the thread results are
- * checked.
+ * The C11 calls must keep working under the validator: their return codes
+ * (thrd_success, thrd_busy, thrd_timedout), the condition-variable
+ * handshake, call_once and the thread results are checked.
  *
+ * The mtx_trylock of mtx_b, which the thread holds, fails with thrd_busy
+ * as it must; mtx_lock there would hang the thread on itself: a
+ * trylock-held warning.
+ *
+ * EXPECT: lock-order-inversion mtx_a mtx_b
+ * EXPECT: trylock-held mtx_b
  * EXPECT: lock-order-inversion pa pb
  */
 #include "progs.h"

@@ -8,9 +8,11 @@
  * would report unlock-not-held or exit-holding).  pthread_cond_wait is
  * looked up too, by version (dlvsym, GLIBC_2.3.2, the ABI programs use),
  * and a wait through it, signalled by another thread, must work and leave
- * its mutex held.  No report; the counts are checked.
+ * its mutex held.  The counts are checked.  The one report is the trylock
+ * of lock_a that checks it is held again after the wait: a trylock of a
+ * lock the thread holds is a trylock-held warning.
  *
- * EXPECT: none
+ * EXPECT: trylock-held lock_a
  */
 #include "progs.h"
 

@@ -63,6 +63,8 @@ SEVERITY = {
     "fork-holding": "error",
     "cond-mutex-mismatch": "error",
     "deadlock-detected": "error",
+    "invalid-lock": "error",
+    "trylock-held": "warning",
 }
 # Kinds an `EXPECT: <kind>` line may name without lock globs.
 KINDS_WITHOUT_NAMES = {"limit-reached"}

@@ -158,11 +158,15 @@ static void test_gate_lock(void **state)
 static void test_misuse(void **state)
 {
     (void)state;
-    static char m[8], n[8];
+    static char m[8], n[8], o[8];
     unlock(m);
     assert_string_equal(last_kind(), "unlock-not-held");
+    uld_lock_created(n, MUTEX, IP);
     uld_on_release(n, MUTEX, 999999, IP); /* the object says tid 999999 holds it */
     assert_string_equal(last_kind(), "unlock-not-owner");
+    /* never initialised nor acquired, yet it says it is held: not a lock */
+    uld_on_release(o, MUTEX, 999999, IP);
+    assert_string_equal(last_kind(), "invalid-lock");
     lock(m);
     uld_lock_destroyed(m, MUTEX, 1, 0, IP);
     assert_string_equal(last_kind(), "destroy-held");

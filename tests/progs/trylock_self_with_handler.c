@@ -1,18 +1,19 @@
 /*
- * trylock_self_with_handler_clean.c - a thread trylocks a normal mutex it
+ * trylock_self_with_handler.c - a thread trylocks a normal mutex it
  * already holds, in a program that has installed a signal handler (for
  * SIGUSR2, never raised; the handler takes no lock).
  *
  * pthread_mutex_trylock never blocks: on a mutex its caller holds it just
- * returns EBUSY (checked), so it cannot self-deadlock (docs/reports.md:
+ * returns EBUSY (checked), so it is no self-deadlock (docs/reports.md:
  * self-deadlock is a relock that blocks or fails - lock, timedlock,
- * clocklock, EDEADLK - and a trylock is none of these).  Without any
- * handler installed the validator skips trylocks altogether; once a
- * handler exists, trylocks are checked for signal safety, which must not
- * turn this into a self-deadlock report.  Normal context only, no lock in
- * any handler: no signal-unsafe-lock either.  No report.
+ * clocklock, EDEADLK - and a trylock is none of these).  But the lock
+ * call it stands for would hang the thread on itself: a trylock-held
+ * warning, the program's status unchanged.  Once a handler exists,
+ * trylocks are checked for signal safety, which must not turn this into a
+ * self-deadlock report.  Normal context only, no lock in any handler: no
+ * signal-unsafe-lock either.
  *
- * EXPECT: none
+ * EXPECT: trylock-held lock_t
  */
 #include "progs.h"
 
