@@ -118,11 +118,12 @@ static int find_cycle(int n, uint64_t min_since, struct uld_thread_snap **cycle)
             next[i] = holder_of(snaps[i].blocked_on, &snaps[i], n);
     }
     for (int i = 0; i < n; i++) {
-        struct uld_thread_snap *slow = &snaps[i];
         int len = 0;
-        /* walk at most n steps; a cycle is found when we come back to a visited node */
+        /* n distinct threads at most, then the walk must come back to one of
+         * them: the check below runs for the (n+1)-th step too, or a cycle of
+         * every thread of the process goes unseen */
         struct uld_thread_snap *path[WD_MAX_THREADS];
-        for (struct uld_thread_snap *s = slow; s && len < n; s = next[s - snaps]) {
+        for (struct uld_thread_snap *s = &snaps[i]; s && len <= n; s = next[s - snaps]) {
             for (int j = 0; j < len; j++) {
                 if (path[j] == s) {
                     int m = 0;
@@ -131,6 +132,8 @@ static int find_cycle(int n, uint64_t min_since, struct uld_thread_snap **cycle)
                     return m;
                 }
             }
+            if (len == n)
+                break;
             path[len++] = s;
         }
     }
