@@ -60,6 +60,9 @@ static const struct option_row options[] = {
     {"lock_tags", OPT_BOOL, OFF(lock_tags), 1, 0, 1,
      "keep each mutex/rwlock's identity in a word glibc leaves unused, so a lock built again "
      "at a reused address (stack, no destroy) is known to be new"},
+    {"kill_report", OPT_BOOL, OFF(kill_report), 1, 0, 1,
+     "when SIGTERM, SIGINT, SIGQUIT or SIGALRM ends the process (no handler of the program's), "
+     "first report every thread blocked on a lock or wait"},
     {"stats", OPT_BOOL, OFF(stats), 0, 0, 1,
      "print statistics at exit: locks, classes, edges, chain-cache hit rate, slow path"},
 };

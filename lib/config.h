@@ -30,6 +30,7 @@ struct uld_config {
     long watchdog_abort;            /* abort() after a deadlock-detected report */
     long stats;                     /* print statistics at exit */
     long lock_tags;                 /* store identity tags in unused words of lock objects */
+    long kill_report;               /* report blocked threads when a fatal signal ends us */
 };
 
 extern struct uld_config uld_config ULD_HIDDEN;

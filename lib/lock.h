@@ -63,6 +63,8 @@ struct uld_waitobj {
     _Atomic uint32_t waker;        /* serial of the only thread that woke it, 0, or MANY */
     _Atomic uint32_t waiter;       /* the same for waits made holding other locks */
     int woken;                     /* a wake-up was seen: needed[] is meaningful */
+    _Atomic uint32_t wakers[4];    /* serials of the first threads that woke it (wait.c) */
+    struct uld_barrier *barrier;   /* barriers: the participants' needs (wait.c) */
     int nneeded;
     struct uld_needed {             /* locks held at every wake-up so far */
         struct uld_lock *lock;      /* valid while lock->id == id */
@@ -113,7 +115,8 @@ uint32_t uld_next_node_id(void) ULD_HIDDEN;
 
 static inline int uld_is_wait_type(int type)
 {
-    return type == ULD_TYPE_COND || type == ULD_TYPE_SEM;
+    return type == ULD_TYPE_COND || type == ULD_TYPE_SEM || type == ULD_TYPE_THREAD ||
+           type == ULD_TYPE_BARRIER;
 }
 
 /* Would a wait/wake by thread `serial` change w's waiter/waker?  Such a call

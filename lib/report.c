@@ -61,6 +61,9 @@ static const char *const kind_names[ULD_R_KINDS] = {
     [ULD_R_SIGNAL_UNSAFE] = "signal-unsafe-lock",
     [ULD_R_FORK_HOLDING] = "fork-holding",
     [ULD_R_DEADLOCK] = "deadlock-detected",
+    [ULD_R_HANG_WAIT] = "hang-through-wait",
+    [ULD_R_TIMEOUT] = "timeout-deadlock",
+    [ULD_R_KILLED] = "blocked-at-kill",
 };
 
 static const char *const headlines[ULD_R_KINDS] = {
@@ -78,6 +81,9 @@ static const char *const headlines[ULD_R_KINDS] = {
     [ULD_R_SIGNAL_UNSAFE] = "lock taken both in a signal handler and where the signal can interrupt it",
     [ULD_R_FORK_HOLDING] = "lock held by another thread at fork() used in the child",
     [ULD_R_DEADLOCK] = "deadlock: threads blocked on each other",
+    [ULD_R_HANG_WAIT] = "deadlock: a lock holder waits for what the blocked thread cannot give",
+    [ULD_R_TIMEOUT] = "a timeout broke a deadlock",
+    [ULD_R_KILLED] = "process killed while threads were blocked",
 };
 
 const char *uld_report_kind_name(int kind)
@@ -389,7 +395,7 @@ void uld_report_signature(const struct uld_report *r, char *out, size_t n)
 const char *uld_lock_type_name(int type)
 {
     static const char *const names[] = {"mutex", "rwlock", "spinlock", "lock", "condvar",
-                                        "semaphore"};
+                                        "semaphore", "thread", "barrier", "once"};
     return type >= 0 && type < (int)ULD_ARRAY_SIZE(names) ? names[type] : "lock";
 }
 
@@ -560,7 +566,7 @@ static void emit(const struct uld_report *r)
 static int pending_urgent(void)
 {
     for (struct uld_report *r = atomic_load(&pending); r; r = r->next)
-        if (r->kind == ULD_R_SELF_DEADLOCK)
+        if (r->kind == ULD_R_SELF_DEADLOCK || r->kind == ULD_R_KILLED)
             return 1;
     return 0;
 }

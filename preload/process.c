@@ -7,6 +7,7 @@
  * inside the block, so reused memory never inherits a dead lock's edges.
  */
 #include "real.h"
+#include "signals.h"
 
 #include "../lib/hooks.h"
 
@@ -73,6 +74,7 @@ void uld_preload_init(void)
     uld_set_own_text(q.lo, q.hi);
     register_own_atfork();
     uld_init();
+    uld_kill_watch_install();
     atexit(uld_process_exit);
     uld_preload_ready = 1;
 }

@@ -62,6 +62,9 @@ SEVERITY = {
     "fork-holding": "error",
     "cond-mutex-mismatch": "error",
     "deadlock-detected": "error",
+    "hang-through-wait": "error",
+    "timeout-deadlock": "error",
+    "blocked-at-kill": "error",
 }
 # Kinds an `EXPECT: <kind>` line may name without lock globs.
 KINDS_WITHOUT_NAMES = {"limit-reached"}
