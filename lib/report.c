@@ -619,6 +619,11 @@ void uld_report_pin_module(uintptr_t addr)
     uld_mutex_unlock(&report_lock);
 }
 
+int uld_report_pending(void)
+{
+    return atomic_load(&pending) != NULL;
+}
+
 void uld_report_lock_for_fork(int lock)
 {
     if (lock)

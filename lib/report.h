@@ -101,6 +101,7 @@ int uld_report_seen(uint64_t dedup_key) ULD_HIDDEN;
 
 /* No validator lock held: print everything queued. */
 void uld_report_flush(void) ULD_HIDDEN;
+int uld_report_pending(void) ULD_HIDDEN; /* reports queued, not yet printed */
 
 int uld_report_open_outputs(void) ULD_HIDDEN;
 void uld_report_pin_module(uintptr_t addr) ULD_HIDDEN; /* a module about to be unloaded */

@@ -464,7 +464,14 @@ void uld_kill_report(int sig)
         uld_report_submit(r, uld_chain_mix(ULD_R_KILLED, (uint32_t)sig, 0));
     }
     uld_mutex_unlock(&uld_graph_lock);
-    uld_report_flush();
+    /* another thread may be printing (and so owe ours): give it a second */
+    for (int i = 0; i < 100; i++) {
+        uld_report_flush();
+        if (!uld_report_pending())
+            break;
+        struct timespec ts = {0, 10 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
 out:
     uld_busy = was_busy;
     errno = saved;

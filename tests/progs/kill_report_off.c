@@ -37,7 +37,7 @@ int main(void)
     OK(pthread_barrier_init(&both_hold_one, NULL, 2));
     spawn_thread(thread_ab, NULL);
     spawn_thread(thread_ba, NULL);
-    struct timespec ts = {0, 500 * 1000 * 1000};
+    struct timespec ts = {1, 500 * 1000 * 1000}; /* the inversion report is out */
     nanosleep(&ts, NULL);
     raise(SIGTERM);
     return 0;
