@@ -648,6 +648,8 @@ static void wake(struct uld_thread *t, const void *obj, int type, uintptr_t ip)
                     !(w && uld_waitobj_new_thread(w, t->serial, 1));
     if (w)
         uld_wait_note_waker(w, t->serial);
+    if (t->depth)
+        uld_wait_announced(t);
     if (w && !t->disabled)
         check_once(t, w, ULD_MODE_WAKE, ip, uld_check_wake, cacheable);
 }

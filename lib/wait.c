@@ -132,6 +132,36 @@ void uld_wait_note_acquire(struct uld_thread *t, struct uld_lock *l, unsigned su
     errno = saved;
 }
 
+/*
+ * A wake-up made holding L announces, under L, that this thread is past
+ * what it did so far (pigz's yarn: a finishing thread takes the threads
+ * lock, marks itself done and signals; the joiner waits for that signal
+ * on the same lock and joins holding it).  A joiner that learnt so is not
+ * waiting for those earlier acquisitions of L: they stop counting, and a
+ * later acquisition of L is recorded again when the memo lets it through.
+ */
+void uld_wait_announced(struct uld_thread *t)
+{
+    struct uld_lock *w = own_end;
+    if (!w || !w->node.out)
+        return;
+    int saved = errno;
+    uld_mutex_lock(&uld_graph_lock);
+    for (int i = 0; i < t->depth && w->id == own_end_id; i++) {
+        struct uld_held *h = &t->held[i];
+        if (!h->lock || h->lock->id != h->lock_id)
+            continue;
+        struct uld_edge *e = uld_graph_find(&uld_lock_graph, &w->node,
+                                            uld_lock_node(h->lock, h->subclass));
+        if (e)
+            uld_graph_remove_edge(&uld_lock_graph, e);
+        if (needs_seen[h->lock_id % NEEDS_FILTER] == h->lock_id)
+            needs_seen[h->lock_id % NEEDS_FILTER] = 0;
+    }
+    uld_mutex_unlock(&uld_graph_lock);
+    errno = saved;
+}
+
 void uld_join_begin(const void *thread_obj, uintptr_t ip)
 {
     struct uld_thread *t = uld_enter();

@@ -16,6 +16,8 @@ void uld_wait_note_acquire(struct uld_thread *t, struct uld_lock *l, unsigned su
 /* ... and succeeded (for barriers: taken since the last pass). */
 void uld_wait_note_taken(struct uld_lock *l, unsigned subclass, unsigned mode,
                          uintptr_t ip) ULD_HIDDEN;
+/* t woke a condvar or semaphore holding locks (no validator lock held). */
+void uld_wait_announced(struct uld_thread *t) ULD_HIDDEN;
 /* thread `serial` woke w (lock-free). */
 void uld_wait_note_waker(struct uld_lock *w, uint32_t serial) ULD_HIDDEN;
 
