@@ -5,11 +5,13 @@
  * symbolisation may allocate.
  */
 #include "config.h"
+#include "output.h"
 #include "core.h"
 #include "report.h"
 #include "stack.h"
 #include "uthash_arena.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -155,9 +157,9 @@ void uld_graph_dump(void)
         return;
     char path[ULD_PATH_MAX + 32];
     uld_config_expand_path(uld_config.graph_path, path, sizeof(path));
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int fd = uld_output_create(path, 1);
     if (fd < 0) {
-        uld_warn("cannot open graph_path '%s'; no graph written", path);
+        uld_output_open_failed("graph_path", path, errno, "no graph written");
         return;
     }
     struct edge_copy *edges = NULL;
