@@ -12,6 +12,7 @@
 #include "report.h"
 #include "stack.h"
 #include "thread.h"
+#include "wait.h"
 
 /* Per-acquisition state of the order check. */
 struct order_ctx {
@@ -93,7 +94,7 @@ static void fill_held(struct uld_report *r, struct uld_thread *t, int are_subjec
             continue;
         if (idx >= known && !are_subject)
             r->locks[idx].context = 1;
-        r->held[r->nheld++] = (struct uld_rheld){idx, h->mode, h->ip};
+        r->held[r->nheld++] = (struct uld_rheld){idx, h->mode, h->ip, t->serial};
     }
 }
 
@@ -668,6 +669,14 @@ int uld_check_wait(struct uld_thread *t, struct uld_lock *w, uintptr_t ip)
     return !self_woken;
 }
 
+/* A join or barrier wait: only other threads can end it. */
+int uld_check_wait_on_others(struct uld_thread *t, struct uld_lock *w, uintptr_t ip)
+{
+    struct order_ctx c = {.t = t, .x = w, .search = 2};
+    order_pass(&c, &uld_lock_graph, ip);
+    return 1;
+}
+
 /* Locks that a wake-up of w happens with: held now, plus, for a semaphore
  * this thread waited on, the locks it took since (a semaphore used as a lock). */
 static int wake_context(struct uld_thread *t, struct uld_lock *w, struct uld_needed *out)
@@ -726,6 +735,13 @@ static void add_wake_dependency(struct uld_thread *t, struct uld_lock *w,
     }
     if ((ch != ULD_EDGE_SAME && search) || search == 2)
         check_cycle(&c, &uld_lock_graph, e, 0, ip);
+}
+
+/* Ending w (a thread's end) needs nd->lock. */
+void uld_check_needs(struct uld_thread *t, struct uld_lock *w, const struct uld_needed *nd,
+                     int search, uintptr_t ip)
+{
+    add_wake_dependency(t, w, nd, search, ip);
 }
 
 /*

@@ -36,6 +36,7 @@ struct uld_config {
     long stats;                     /* print statistics at exit */
     long lock_tags;                 /* store identity tags in unused words of lock objects */
     long builtin_wrappers;          /* also skip the built-in lock-API wrapper names */
+    long kill_report;               /* report blocked threads when a fatal signal ends us */
     long follow_links;              /* outputs may be symbolic links */
     long stderr_lines;              /* with a log file, each report's one line on stderr too */
 };

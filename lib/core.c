@@ -12,6 +12,7 @@
 #include "output.h"
 #include "report.h"
 #include "stack.h"
+#include "wait.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -382,6 +383,8 @@ static void begin_acquire(struct uld_thread *t, struct uld_acq *a, uintptr_t add
             validate(t, l, subclass, mode, ip, key);
         }
     }
+    if (!(mode & ULD_MODE_TRY)) /* needed before this thread can end */
+        uld_wait_note_acquire(t, l, subclass, mode, ip);
     if (subclass == 0) { /* remember the outcome: next time the fast path pushes it */
         uint64_t pk = a->prev_key ^ t->sigctx;
         struct uld_fast *f = &t->fast[uld_fast_slot(addr, pk)];
@@ -489,6 +492,8 @@ void uld_acquire_end(struct uld_acq *a, int acquired)
         h->type = a->lock->type;
         if (++t->depth > t->max_depth)
             t->max_depth = t->depth;
+        if (!(a->mode & (ULD_MODE_TRY | ULD_MODE_NOCHECK)))
+            uld_wait_note_taken(a->lock, a->subclass, a->mode, a->ip);
         if (unlikely(t->sem_addr) && t->sem_nacq < (int)ULD_ARRAY_SIZE(t->sem_acq))
             t->sem_acq[t->sem_nacq++] = (struct uld_needed){a->lock, a->lock_id, a->subclass,
                                                              a->mode, a->ip};
@@ -857,6 +862,10 @@ static void wake(struct uld_thread *t, const void *obj, int type, uintptr_t ip)
     /* a post after this thread's own wait depends on more than the held locks */
     int cacheable = t->sem_addr != (uintptr_t)obj &&
                     !(w && uld_waitobj_new_thread(w, t->serial, 1));
+    if (w)
+        uld_wait_note_waker(w, t->serial);
+    if (t->depth)
+        uld_wait_announced(t);
     if (w && !t->disabled)
         check_once(t, w, ULD_MODE_WAKE, ip, uld_check_wake, cacheable);
 }
@@ -961,6 +970,7 @@ void uld_thread_started(const struct uld_thread_token *tok)
     t->parent_serial = tok->parent_serial;
     t->created_stack = tok->created_stack;
     uld_thread_publish(t);
+    uld_wait_thread_begins(t);
     uld_leave();
 }
 

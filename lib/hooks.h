@@ -17,6 +17,10 @@ enum uld_lock_type {
     ULD_TYPE_CUSTOM,
     ULD_TYPE_COND,  /* condition variable: a wait object, never held */
     ULD_TYPE_SEM,   /* semaphore: a wait object, never held */
+    ULD_TYPE_THREAD,  /* a thread's end, waited for by pthread_join: a wait object */
+    ULD_TYPE_BARRIER, /* pthread barrier: a wait object */
+    ULD_TYPE_ONCE,  /* pthread_once control or C++ static guard: a lock held while
+                     * the initialiser runs */
 };
 
 /* What the interposer knows about a lock object (struct uld_lockdesc.flags). */
@@ -115,6 +119,24 @@ void uld_sem_acquired(const void *sem, uintptr_t ip);
 void uld_wake(const void *obj, int type, uintptr_t ip);
 
 /*
+ * Other waits (lib/wait.c).  A thread's end is a wait object at the address
+ * of its pthread_t: joining it while holding L deadlocks if the thread
+ * takes L before it ends.  join_begin before a blocking join (timed too;
+ * a tryjoin never waits); join_end after, joined: the thread is gone.
+ */
+void uld_join_begin(const void *thread_obj, uintptr_t ip);
+void uld_join_end(const void *thread_obj, int joined);
+/* pthread_barrier_wait on b: before the real call, and after it returned. */
+void uld_barrier_wait_begin(const void *b, uintptr_t ip);
+void uld_barrier_wait_end(const void *b);
+/* A blocking wait (cond, sem, join, barrier) starts / ends: for the
+ * watchdog and the kill-time report, whatever the watchdog option. */
+void uld_wait_blocked(const void *obj, uintptr_t ip);
+void uld_wait_unblocked(void);
+/* A timed lock or wait on obj expired (returned ETIMEDOUT). */
+void uld_wait_timed_out(const void *obj, uintptr_t ip);
+
+/*
  * Signals.  Masks are 64-bit: bit (signo - 1).  The interposer's handler
  * trampoline brackets every handler with enter/leave; enter takes the
  * trampoline's frame address and the alternate stack's base if the handler
@@ -143,6 +165,13 @@ void uld_fork_child_touch(const void *lock, int owner_tid, uintptr_t ip);
 extern int uld_watchdog_on;
 void uld_block_begin(const void *lock, uintptr_t ip);
 void uld_block_end(void);
+/*
+ * Kill-time report (option kill_report): a fatal signal with the default
+ * disposition arrived; from the interposer's handler, before the default
+ * action.  Async-signal-safe as far as the validator goes, bounded in time.
+ */
+int uld_kill_report_wanted(void);
+void uld_kill_report(int sig);
 
 /* What the validator needs from the interposer: real functions, no wrappers. */
 struct sigaction;

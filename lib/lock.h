@@ -64,6 +64,8 @@ struct uld_waitobj {
     int woken;                     /* a wake-up was seen: needed[] is meaningful */
     _Atomic int binary;            /* sem: initialised to 1 and never posted by a
                                     * thread that did not take it: a lock while down */
+    _Atomic uint32_t wakers[4];    /* serials of the first threads that woke it (wait.c) */
+    struct uld_barrier *barrier;   /* barriers: the participants' needs (wait.c) */
     int nneeded;
     struct uld_needed {             /* locks held at every wake-up so far */
         struct uld_lock *lock;      /* valid while lock->id == id */
@@ -131,7 +133,8 @@ uint32_t uld_next_node_id(void) ULD_HIDDEN;
 
 static inline int uld_is_wait_type(int type)
 {
-    return type == ULD_TYPE_COND || type == ULD_TYPE_SEM;
+    return type == ULD_TYPE_COND || type == ULD_TYPE_SEM || type == ULD_TYPE_THREAD ||
+           type == ULD_TYPE_BARRIER;
 }
 
 /* Would a wait/wake by thread `serial` change w's waiter/waker?  Such a call

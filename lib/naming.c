@@ -16,7 +16,7 @@
 const char *uld_lock_type_name(int type)
 {
     static const char *const names[] = {"mutex", "rwlock", "spinlock", "lock", "condvar",
-                                        "semaphore"};
+                                        "semaphore", "thread", "barrier", "once"};
     return type >= 0 && type < (int)ULD_ARRAY_SIZE(names) ? names[type] : "lock";
 }
 

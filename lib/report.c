@@ -63,6 +63,9 @@ static const char *const kind_names[ULD_R_KINDS] = {
     [ULD_R_DEADLOCK] = "deadlock-detected",
     [ULD_R_INVALID_LOCK] = "invalid-lock",
     [ULD_R_TRYLOCK_HELD] = "trylock-held",
+    [ULD_R_HANG_WAIT] = "hang-through-wait",
+    [ULD_R_TIMEOUT] = "timeout-deadlock",
+    [ULD_R_KILLED] = "blocked-at-kill",
 };
 
 static const char *const headlines[ULD_R_KINDS] = {
@@ -82,6 +85,9 @@ static const char *const headlines[ULD_R_KINDS] = {
     [ULD_R_DEADLOCK] = "deadlock: threads blocked on each other",
     [ULD_R_INVALID_LOCK] = "unlock of memory that is not a known lock",
     [ULD_R_TRYLOCK_HELD] = "trylock of a lock this thread already holds",
+    [ULD_R_HANG_WAIT] = "deadlock: a lock holder waits for what the blocked thread cannot give",
+    [ULD_R_TIMEOUT] = "a timeout broke a deadlock",
+    [ULD_R_KILLED] = "process killed while threads were blocked",
 };
 
 const char *uld_report_kind_name(int kind)
@@ -417,7 +423,7 @@ static void emit(const struct uld_report *r)
 static int pending_urgent(void)
 {
     for (struct uld_report *r = atomic_load(&pending); r; r = r->next)
-        if (r->kind == ULD_R_SELF_DEADLOCK)
+        if (r->kind == ULD_R_SELF_DEADLOCK || r->kind == ULD_R_KILLED)
             return 1;
     return 0;
 }
@@ -468,6 +474,11 @@ void uld_report_pin_module(uintptr_t addr)
     uld_mutex_lock(&report_lock);
     uld_symbolize_pin_module(addr);
     uld_mutex_unlock(&report_lock);
+}
+
+int uld_report_pending(void)
+{
+    return atomic_load(&pending) != NULL;
 }
 
 void uld_report_lock_for_fork(int lock)

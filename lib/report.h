@@ -27,6 +27,9 @@ enum uld_report_kind {
     ULD_R_DEADLOCK,
     ULD_R_INVALID_LOCK,
     ULD_R_TRYLOCK_HELD,
+    ULD_R_HANG_WAIT,    /* watchdog: blocked on a lock whose holder waits (wait.c) */
+    ULD_R_TIMEOUT,      /* a timed lock or wait expired inside a cycle (wait.c) */
+    ULD_R_KILLED,       /* a fatal signal ended a process with blocked threads (killdump.c) */
     ULD_R_KINDS
 };
 
@@ -63,6 +66,7 @@ struct uld_rheld {
     int lock;                /* index into locks[] */
     uint8_t mode;            /* ULD_MODE_* */
     uintptr_t ip;
+    uint32_t serial;         /* hang and kill reports: the thread holding it */
 };
 
 struct uld_report {
@@ -78,6 +82,7 @@ struct uld_report {
     int other_tid;           /* unlock-not-owner: the owner, if known */
     int signo;               /* signal-unsafe-lock: the signal */
     int nlocks, nsteps, nheld;
+    int held_split;          /* hang/kill reports: held[] up to here is steps[0]'s thread's */
     int nclasses;
     uint32_t classes[ULD_R_MAX_LOCKS];   /* class-order: class ids of the cycle */
     int class_lock[ULD_R_MAX_LOCKS];     /* class-order: a lock of each class */
@@ -107,6 +112,7 @@ uintptr_t uld_report_site_frame(const uintptr_t *frames, int i) ULD_HIDDEN;
 
 /* No validator lock held: print everything queued. */
 void uld_report_flush(void) ULD_HIDDEN;
+int uld_report_pending(void) ULD_HIDDEN; /* reports queued, not yet printed */
 
 int uld_report_open_outputs(void) ULD_HIDDEN;
 void uld_report_pin_module(uintptr_t addr) ULD_HIDDEN; /* a module about to be unloaded */

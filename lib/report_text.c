@@ -262,16 +262,22 @@ static void put_step(struct uld_buf *b, const struct uld_report *r, int k, int n
     put_thread(b, (int)s->serial, s->tid, k == 0 ? r->thread_name : NULL);
     uld_buf_puts(b, ":\n       ");
     if (kind == STEP_WAKE) {
+        int wtype = r->locks[s->from].type;
         put_name(b, r, s->from);
-        uld_buf_puts(b, " has only ever been woken with ");
+        uld_buf_puts(b, wtype == ULD_TYPE_THREAD    ? " ends only after taking "
+                        : wtype == ULD_TYPE_BARRIER ? " is reached only after taking "
+                                                    : " has only ever been woken with ");
         put_name(b, r, s->to);
-        uld_buf_puts(b, " held;\n       ");
+        uld_buf_puts(b, wtype == ULD_TYPE_THREAD || wtype == ULD_TYPE_BARRIER ? ";\n       "
+                                                                              : " held;\n       ");
         put_name(b, r, s->to);
         uld_buf_puts(b, " was acquired at ");
         put_frame(b, s->from_ip, 1);
         uld_buf_puts(b, "\n       ");
         put_name(b, r, s->from);
-        uld_buf_puts(b, " was then woken at:\n");
+        uld_buf_puts(b, wtype == ULD_TYPE_THREAD    ? " took it at:\n"
+                        : wtype == ULD_TYPE_BARRIER ? " was then reached at:\n"
+                                                    : " was then woken at:\n");
     } else {
         put_name(b, r, s->from);
         uld_buf_puts(b, " was acquired at ");
@@ -365,12 +371,20 @@ static void put_scenario_action(struct uld_buf *b, const struct uld_report *r, i
         put_column(b, k, "lock(%s);", pass ? to : from);
         break;
     case STEP_WAIT:
-        put_column(b, k, pass ? "wait(%s);" : "lock(%s);", pass ? to : from);
+        put_column(b, k, !pass ? "lock(%s);"
+                         : r->locks[s->to].type == ULD_TYPE_THREAD ? "join(%s);"
+                         : r->locks[s->to].type == ULD_TYPE_BARRIER ? "barrier_wait(%s);"
+                                                                    : "wait(%s);",
+                   pass ? to : from);
         break;
     case STEP_WAKE: /* holds nothing yet: needs `to` before it can wake `from` */
         if (pass) {
+            int wtype = r->locks[s->from].type;
             put_column(b, k, "lock(%s);", to);
-            put_column(b, k, "wake(%s);", from);
+            put_column(b, k, wtype == ULD_TYPE_THREAD    ? "/* then ends: %s */"
+                             : wtype == ULD_TYPE_BARRIER ? "barrier_wait(%s);"
+                                                         : "wake(%s);",
+                       from);
         }
         break;
     }
@@ -498,6 +512,90 @@ static void put_signal_report(struct uld_buf *b, const struct uld_report *r)
                    name, sig ? sig : "?", name);
 }
 
+/* held[from..to) of thread `serial`. */
+static void put_held_range(struct uld_buf *b, const struct uld_report *r, uint32_t serial,
+                           int from, int to)
+{
+    uld_buf_printf(b, "    T%u holds:%s\n", serial, from < to ? "" : " nothing else");
+    for (int i = from; i < to; i++) {
+        uld_buf_puts(b, "      ");
+        put_lock_line(b, r, r->held[i].lock);
+        uld_buf_puts(b, ", acquired at ");
+        put_frame(b, r->held[i].ip, 1);
+        uld_buf_putc(b, '\n');
+    }
+}
+
+/* hang-through-wait: steps[0] is the holder (holds `from`, waits on `to`),
+ * steps[1] the thread blocked on the lock. */
+static void put_hang_report(struct uld_buf *b, const struct uld_report *r)
+{
+    const struct uld_rstep *h = &r->steps[0], *a = &r->steps[1];
+    struct uld_thread_info ti;
+    put_thread(b, (int)a->serial, a->tid, uld_thread_info(a->serial, &ti) ? ti.name : NULL);
+    uld_buf_puts(b, " is blocked on:\n    ");
+    put_lock_line(b, r, h->from);
+    uld_buf_puts(b, "\nheld by ");
+    put_thread(b, (int)h->serial, h->tid, uld_thread_info(h->serial, &ti) ? ti.name : NULL);
+    uld_buf_puts(b, ", which is blocked waiting on:\n    ");
+    put_lock_line(b, r, h->to);
+    uld_buf_printf(b, "\n%s.\n", r->detail);
+    uld_buf_puts(b, "\n  ");
+    put_thread(b, (int)h->serial, h->tid, NULL);
+    uld_buf_puts(b, " holds ");
+    put_name(b, r, h->from);
+    uld_buf_puts(b, " (acquired at ");
+    put_frame(b, h->from_ip, 1);
+    uld_buf_puts(b, ")\n    and waits on ");
+    put_name(b, r, h->to);
+    uld_buf_puts(b, ", at:\n");
+    put_stack(b, h->stack_id, "      ");
+    put_held_range(b, r, h->serial, 0, r->held_split);
+    uld_buf_puts(b, "\n  ");
+    put_thread(b, (int)a->serial, a->tid, NULL);
+    uld_buf_puts(b, " waits for ");
+    put_name(b, r, h->from);
+    uld_buf_puts(b, ", at:\n");
+    put_stack(b, a->stack_id, "      ");
+    put_held_range(b, r, a->serial, r->held_split, r->nheld);
+    uld_buf_puts(b, "\n *** DEADLOCK ***\n");
+}
+
+/* blocked-at-kill: one step per blocked thread (`to`: what it waits for). */
+static void put_killed_report(struct uld_buf *b, const struct uld_report *r)
+{
+    uld_buf_printf(b, "%s:\n", r->detail);
+    for (int k = 0; k < r->nsteps; k++) {
+        const struct uld_rstep *s = &r->steps[k];
+        struct uld_thread_info ti;
+        uld_buf_puts(b, "\n  ");
+        put_thread(b, (int)s->serial, s->tid, uld_thread_info(s->serial, &ti) ? ti.name : NULL);
+        uld_buf_puts(b, " waits for ");
+        put_lock_line(b, r, s->to);
+        for (int i = 0; i < r->nheld; i++)
+            if (r->held[i].lock == s->to && r->held[i].serial != s->serial)
+                uld_buf_printf(b, ", held by T%u", r->held[i].serial);
+        uld_buf_puts(b, ", at ");
+        put_frame(b, s->from_ip, 1);
+        uld_buf_putc(b, '\n');
+        if (s->stack_id)
+            put_stack(b, s->stack_id, "      ");
+        int mine = 0;
+        for (int i = 0; i < r->nheld; i++)
+            mine += r->held[i].serial == s->serial;
+        uld_buf_printf(b, "    T%u holds:%s\n", s->serial, mine ? "" : " nothing");
+        for (int i = 0; i < r->nheld; i++) {
+            if (r->held[i].serial != s->serial)
+                continue;
+            uld_buf_puts(b, "      ");
+            put_lock_line(b, r, r->held[i].lock);
+            uld_buf_puts(b, ", acquired at ");
+            put_frame(b, r->held[i].ip, 1);
+            uld_buf_putc(b, '\n');
+        }
+    }
+}
+
 static void put_deadlock_report(struct uld_buf *b, const struct uld_report *r)
 {
     uld_buf_printf(b, "%s:\n", r->detail);
@@ -562,6 +660,12 @@ void uld_report_render_text(struct uld_buf *b, const struct uld_report *r)
     case ULD_R_DEADLOCK:
         put_deadlock_report(b, r);
         break;
+    case ULD_R_HANG_WAIT:
+        put_hang_report(b, r);
+        break;
+    case ULD_R_KILLED:
+        put_killed_report(b, r);
+        break;
     case ULD_R_EXIT_HOLDING:
         put_thread(b, (int)r->serial, r->tid, r->thread_name);
         uld_buf_printf(b, " is exiting: %s\n", r->detail);
@@ -572,7 +676,8 @@ void uld_report_render_text(struct uld_buf *b, const struct uld_report *r)
                                                                 : "releases");
         break;
     }
-    if (r->kind != ULD_R_DEADLOCK) /* there every thread's locks are shown already */
+    if (r->kind != ULD_R_DEADLOCK && r->kind != ULD_R_HANG_WAIT &&
+        r->kind != ULD_R_KILLED) /* there every thread's locks are shown already */
         put_held(b, r);
     put_legend(b, r);
     if (r->kind != ULD_R_LIMIT)

@@ -213,8 +213,12 @@ int uld_threads_snapshot(struct uld_thread_snap *out, int max)
         s->nheld = 0;
         for (int i = 0; i < depth && i < ULD_MAX_HELD && s->nheld < ULD_SNAP_HELD; i++) {
             s->held[s->nheld] = t->held[i].addr;
+            s->held_mode[s->nheld] = t->held[i].mode;
             s->held_ip[s->nheld++] = t->held[i].ip;
         }
+        s->top = depth > 0 && depth <= ULD_MAX_HELD ? t->held[depth - 1].addr : 0;
+        s->top_ip = s->top ? t->held[depth - 1].ip : 0;
+        s->top_mode = s->top ? t->held[depth - 1].mode : 0;
     }
     uld_mutex_unlock(&thread_lock);
     return n;

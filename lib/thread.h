@@ -126,6 +126,11 @@ struct uld_thread_snap {
     int nheld;
     uintptr_t held[ULD_SNAP_HELD];
     uintptr_t held_ip[ULD_SNAP_HELD];
+    uint8_t held_mode[ULD_SNAP_HELD];
+    /* the newest entry, wherever it is: a fast-path acquisition pushes it
+     * before the real call, so a thread blocked there shows it on top */
+    uintptr_t top, top_ip;
+    uint8_t top_mode;
 };
 int uld_threads_snapshot(struct uld_thread_snap *out, int max) ULD_HIDDEN;
 /* Sum of per-thread statistics, live and exited threads. */

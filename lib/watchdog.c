@@ -1,5 +1,7 @@
 /*
- * watchdog.c - live deadlock detection (option watchdog=SEC).  Blocking
+ * watchdog.c - threads blocked right now: live deadlock detection (option
+ * watchdog=SEC), hangs through waits, and the report of blocked threads
+ * when a fatal signal ends the process (option kill_report).  Blocking
  * acquisitions publish "blocked on L since T" in their thread state; a
  * background thread looks every SEC/2 seconds for threads blocked for SEC
  * seconds in a cycle (each waits for a lock the next one holds), asks each
@@ -95,34 +97,42 @@ static void collect_stacks(struct uld_thread_snap **cycle, int n)
 }
 
 /* The thread holding addr (other than `waiter`), or NULL. */
-static struct uld_thread_snap *holder_of(uintptr_t addr, const struct uld_thread_snap *waiter,
-                                         int n)
+static struct uld_thread_snap *holder_in(struct uld_thread_snap *v, uintptr_t addr,
+                                         const struct uld_thread_snap *waiter, int n)
 {
     for (int i = 0; i < n; i++) {
-        if (&snaps[i] == waiter)
+        if (&v[i] == waiter)
             continue;
-        for (int k = 0; k < snaps[i].nheld; k++)
-            if (snaps[i].held[k] == addr)
-                return &snaps[i];
+        for (int k = 0; k < v[i].nheld; k++)
+            if (v[i].held[k] == addr)
+                return &v[i];
     }
     return NULL;
 }
 
+static struct uld_thread_snap *holder_of(uintptr_t addr, const struct uld_thread_snap *waiter,
+                                         int n)
+{
+    return holder_in(snaps, addr, waiter, n);
+}
+
 /* Follow "blocked on a lock held by" from each stuck thread; return a cycle. */
-static int find_cycle(int n, uint64_t min_since, struct uld_thread_snap **cycle)
+static int find_cycle_in(struct uld_thread_snap *snaps, int n, uint64_t min_since,
+                         struct uld_thread_snap **cycle)
 {
     struct uld_thread_snap *next[WD_MAX_THREADS];
     for (int i = 0; i < n; i++) {
         next[i] = NULL;
         if (snaps[i].blocked_on && snaps[i].blocked_since <= min_since)
-            next[i] = holder_of(snaps[i].blocked_on, &snaps[i], n);
+            next[i] = holder_in(snaps, snaps[i].blocked_on, &snaps[i], n);
     }
     for (int i = 0; i < n; i++) {
-        struct uld_thread_snap *slow = &snaps[i];
         int len = 0;
-        /* walk at most n steps; a cycle is found when we come back to a visited node */
+        /* n distinct threads at most, then the walk must come back to one of
+         * them: the check below runs for the (n+1)-th step too, or a cycle of
+         * every thread of the process goes unseen */
         struct uld_thread_snap *path[WD_MAX_THREADS];
-        for (struct uld_thread_snap *s = slow; s && len < n; s = next[s - snaps]) {
+        for (struct uld_thread_snap *s = &snaps[i]; s && len <= n; s = next[s - snaps]) {
             for (int j = 0; j < len; j++) {
                 if (path[j] == s) {
                     int m = 0;
@@ -131,6 +141,8 @@ static int find_cycle(int n, uint64_t min_since, struct uld_thread_snap **cycle)
                     return m;
                 }
             }
+            if (len == n)
+                break;
             path[len++] = s;
         }
     }
@@ -187,6 +199,121 @@ static void report_deadlock(struct uld_thread_snap **cycle, int n, uint64_t now)
     }
 }
 
+/* A snapshot's held locks as report entries (context only). */
+static void add_held(struct uld_report *r, const struct uld_thread_snap *s)
+{
+    for (int k = 0; k < s->nheld && r->nheld < ULD_R_MAX_HELD; k++) {
+        struct uld_lock *l = uld_lock_lookup(s->held[k]);
+        int known = r->nlocks;
+        int idx = l ? uld_report_add_lock(r, l, 0) : -1;
+        if (idx >= known)
+            r->locks[idx].context = 1; /* shown, not one of the report's subjects */
+        if (idx >= 0)
+            r->held[r->nheld++] = (struct uld_rheld){idx, s->held_mode[k], s->held_ip[k],
+                                                     s->serial};
+    }
+}
+
+/* "T3, T5" of the threads that woke w; sets *mine when `serial` is one. */
+static void put_wakers(char *out, size_t n, const struct uld_lock *w, uint32_t serial, int *mine)
+{
+    size_t len = 0;
+    out[0] = 0;
+    *mine = 0;
+    for (int i = 0; w->wait && i < (int)ULD_ARRAY_SIZE(w->wait->wakers); i++) {
+        uint32_t s = atomic_load(&w->wait->wakers[i]);
+        if (!s)
+            break;
+        *mine |= s == serial;
+        len += (size_t)uld_snprintf(out + len, n - len, "%sT%u", len ? ", " : "", s);
+        if (len >= n)
+            break;
+    }
+}
+
+/*
+ * blocked waits on lock l held by holder, which has been blocked in a wait
+ * on w for the whole period: nothing but blocked could end holder's wait
+ * (when it woke w before, or w is its end), and blocked cannot move.
+ */
+static uint64_t hang_key(const struct uld_lock *l, const struct uld_lock *w)
+{
+    return uld_chain_mix(uld_chain_mix(ULD_R_HANG_WAIT, l->id, 0), w->id, 1);
+}
+
+static void report_hang(struct uld_thread_snap *blocked, struct uld_thread_snap *holder,
+                        struct uld_lock *l, struct uld_lock *w, uint64_t now)
+{
+    uint64_t key = hang_key(l, w);
+    if (uld_report_seen(key) || atomic_load(&l->addr) != blocked->blocked_on ||
+        atomic_load(&w->addr) != holder->blocked_on)
+        return;
+    struct uld_report *r = uld_report_new(ULD_R_HANG_WAIT);
+    if (!r)
+        return;
+    int li = uld_report_add_lock(r, l, 0), wi = uld_report_add_lock(r, w, 0);
+    uintptr_t held_ip = 0;
+    for (int k = 0; k < holder->nheld; k++)
+        if (holder->held[k] == blocked->blocked_on)
+            held_ip = holder->held_ip[k];
+    r->steps[0] = (struct uld_rstep){.from = li, .to = wi, .from_ip = held_ip,
+                                     .stack_id = atomic_load(&holder->t->blocked_stack),
+                                     .tid = holder->tid, .serial = holder->serial,
+                                     .to_mode = ULD_MODE_WAIT};
+    r->steps[1] = (struct uld_rstep){.from = wi, .to = li, .from_ip = blocked->blocked_ip,
+                                     .stack_id = atomic_load(&blocked->t->blocked_stack),
+                                     .tid = blocked->tid, .serial = blocked->serial};
+    r->nsteps = 2;
+    add_held(r, holder);
+    r->held_split = r->nheld;
+    add_held(r, blocked);
+    r->serial = blocked->serial;
+    r->tid = blocked->tid;
+    r->ip = blocked->blocked_ip;
+    r->target = li;
+    char wakers[96];
+    int mine;
+    put_wakers(wakers, sizeof(wakers), w, blocked->serial, &mine);
+    unsigned long secs = (unsigned long)((now - blocked->blocked_since) / 1000000000ull);
+    if (mine)
+        uld_snprintf(r->detail, sizeof(r->detail),
+                     "for %lu s; the wait is ended only by T%u, the blocked thread itself "
+                     "(certain)", secs, blocked->serial);
+    else if (wakers[0])
+        uld_snprintf(r->detail, sizeof(r->detail), "for %lu s; woken before by %s", secs,
+                     wakers);
+    else
+        uld_snprintf(r->detail, sizeof(r->detail), "for %lu s; never woken before", secs);
+    uld_report_submit(r, key);
+}
+
+/* Threads blocked on a lock whose holder is blocked in a wait, both for the period. */
+static void find_hangs(int n, uint64_t min_since, uint64_t now)
+{
+    for (int i = 0; i < n; i++) {
+        struct uld_thread_snap *a = &snaps[i], *b;
+        if (!a->blocked_on || a->blocked_since > min_since ||
+            !(b = holder_of(a->blocked_on, a, n)) || !b->blocked_on ||
+            b->blocked_since > min_since)
+            continue;
+        struct uld_lock *l = uld_lock_lookup(a->blocked_on);
+        struct uld_lock *w = uld_lock_lookup(b->blocked_on);
+        if (!l || !w || uld_is_wait_type(l->type) || !uld_is_wait_type(w->type))
+            continue;
+        uld_mutex_lock(&uld_graph_lock);
+        int seen = uld_report_seen(hang_key(l, w));
+        uld_mutex_unlock(&uld_graph_lock);
+        if (seen)
+            continue;
+        struct uld_thread_snap *pair[2] = {a, b};
+        collect_stacks(pair, 2);
+        uld_mutex_lock(&uld_graph_lock);
+        report_hang(a, b, l, w, now);
+        uld_mutex_unlock(&uld_graph_lock);
+        uld_report_flush();
+    }
+}
+
 static void *watchdog_main(void *arg)
 {
     (void)arg;
@@ -198,11 +325,12 @@ static void *watchdog_main(void *arg)
         nanosleep(&period, NULL);
         uint64_t now = uld_now_ns();
         int n = uld_threads_snapshot(snaps, WD_MAX_THREADS);
-        int len = find_cycle(n, now - limit, cycle);
+        int len = find_cycle_in(snaps, n, now - limit, cycle);
         if (len > 0) {
             collect_stacks(cycle, len);
             report_deadlock(cycle, len, now);
         }
+        find_hangs(n, now - limit, now);
     }
     return NULL;
 }
@@ -216,4 +344,135 @@ void uld_watchdog_start(void)
         uld_warn("cannot start the watchdog thread; watchdog is off");
         uld_watchdog_on = 0;
     }
+}
+
+/* ---- the kill-time report ---------------------------------------------- */
+
+static struct uld_thread_snap kill_snaps[WD_MAX_THREADS];
+
+int uld_kill_report_wanted(void)
+{
+    return atomic_load(&uld_state) == ULD_STATE_READY && uld_config.kill_report;
+}
+
+/* Our locks, or nothing after a bounded wait: the signal may have
+ * interrupted a thread that holds them (not this one: they are re-entrant). */
+static int lock_bounded(struct uld_mutex *m)
+{
+    for (int i = 0; i < 200; i++) {
+        if (uld_mutex_trylock(m))
+            return 1;
+        struct timespec ts = {0, 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    return 0;
+}
+
+/*
+ * Which threads are blocked: those that said so (waits; lock calls on the
+ * full path), and those whose newest held entry another thread holds too
+ * (a fast-path acquisition pushes its entry before the real call blocks).
+ */
+static int mark_blocked(int n)
+{
+    int nblocked = 0;
+    for (int i = 0; i < n; i++) {
+        struct uld_thread_snap *s = &kill_snaps[i];
+        if (!s->blocked_on && s->top && !(s->top_mode & ULD_MODE_READ)) {
+            struct uld_thread_snap *h = holder_in(kill_snaps, s->top, s, n);
+            if (h) {
+                s->blocked_on = s->top;
+                s->blocked_ip = s->top_ip;
+                if (s->nheld && s->held[s->nheld - 1] == s->top)
+                    s->nheld--; /* not held: waited for */
+            }
+        }
+        s->blocked_since = 0;
+        nblocked += s->blocked_on != 0;
+    }
+    return nblocked;
+}
+
+static void kill_add_thread(struct uld_report *r, struct uld_thread_snap *s, int n)
+{
+    struct uld_lock *w = uld_lock_lookup(s->blocked_on);
+    if (!w || r->nsteps >= ULD_R_MAX_LOCKS)
+        return;
+    int wi = uld_report_add_lock(r, w, 0);
+    int from = wi;
+    for (int k = 0; k < s->nheld && r->nheld < ULD_R_MAX_HELD; k++) {
+        struct uld_lock *l = uld_lock_lookup(s->held[k]);
+        int known = r->nlocks;
+        int idx = l ? uld_report_add_lock(r, l, 0) : -1;
+        if (idx < 0)
+            continue;
+        if (idx >= known)
+            r->locks[idx].context = 1;
+        from = idx;
+        r->held[r->nheld++] = (struct uld_rheld){idx, s->held_mode[k], s->held_ip[k], s->serial};
+    }
+    (void)n;
+    r->steps[r->nsteps++] = (struct uld_rstep){
+        .from = from, .to = wi, .from_ip = s->blocked_ip,
+        .stack_id = atomic_load(&s->t->blocked_stack), .tid = s->tid, .serial = s->serial};
+}
+
+void uld_kill_report(int sig)
+{
+    if (!uld_kill_report_wanted())
+        return;
+    int saved = errno;
+    unsigned was_busy = uld_busy;
+    uld_busy = 1;
+    int n = uld_threads_snapshot(kill_snaps, WD_MAX_THREADS);
+    if (mark_blocked(n) == 0) /* nothing hangs: nothing to say */
+        goto out;
+    struct uld_thread_snap *blocked[WD_MAX_THREADS];
+    int nb = 0;
+    for (int i = 0; i < n; i++)
+        if (kill_snaps[i].blocked_on && kill_snaps[i].tid != uld_gettid())
+            blocked[nb++] = &kill_snaps[i];
+    collect_stacks(blocked, nb);
+    if (!lock_bounded(&uld_graph_lock))
+        goto out;
+    struct uld_thread_snap *cycle[WD_MAX_THREADS];
+    int len = find_cycle_in(kill_snaps, n, UINT64_MAX, cycle);
+    struct uld_report *r = uld_report_new(ULD_R_KILLED);
+    if (r) {
+        int nblocked = 0;
+        for (int i = 0; i < n; i++)
+            if (kill_snaps[i].blocked_on) {
+                kill_add_thread(r, &kill_snaps[i], n);
+                nblocked++;
+            }
+        for (int k = 0; k < r->nsteps; k++) /* waited for: a subject, even if also held */
+            r->locks[r->steps[k].to].context = 0;
+        const char *name = sigabbrev_np(sig);
+        size_t off = (size_t)uld_snprintf(r->detail, sizeof(r->detail),
+                                          "SIG%s ends the process; %d thread%s blocked",
+                                          name ? name : "?", nblocked, nblocked == 1 ? "" : "s");
+        for (int i = 0; i < len && off < sizeof(r->detail); i++)
+            off += (size_t)uld_snprintf(r->detail + off, sizeof(r->detail) - off, "%sT%u",
+                                        i ? " -> " : "; blocked on each other: ",
+                                        cycle[i]->serial);
+        if (len && off < sizeof(r->detail))
+            uld_snprintf(r->detail + off, sizeof(r->detail) - off, " -> T%u", cycle[0]->serial);
+        r->signo = sig;
+        r->serial = len ? cycle[0]->serial : r->steps[0].serial;
+        r->tid = len ? cycle[0]->tid : r->steps[0].tid;
+        r->target = -1;
+        uld_report_submit(r, uld_chain_mix(ULD_R_KILLED, (uint32_t)sig, 0));
+    }
+    uld_mutex_unlock(&uld_graph_lock);
+    /* another thread may be printing (and so owe ours): give it a second */
+    for (int i = 0; i < 100; i++) {
+        uld_report_flush();
+        if (!uld_report_pending())
+            break;
+        struct timespec ts = {0, 10 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+out:
+    uld_busy = was_busy;
+    errno = saved;
 }

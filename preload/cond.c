@@ -38,6 +38,7 @@ static int real_wait(const struct wait_call *w, pthread_cond_t *c, pthread_mutex
 /* A wait is a cancellation point: the mutex is held again when it unwinds. */
 static void wait_cancelled(void *arg)
 {
+    uld_block_end();
     uld_cond_wait_end(arg);
 }
 
@@ -50,9 +51,13 @@ static int wait_worker(const struct wait_call *w, pthread_cond_t *c, pthread_mut
         return real_wait(w, c, m);
     int r;
     pthread_cleanup_push(wait_cancelled, &acq);
+    uld_block_begin(c, ip); /* for the watchdog and the kill-time report */
     r = real_wait(w, c, m);
+    uld_block_end();
     pthread_cleanup_pop(0);
     uld_cond_wait_end(&acq);
+    if (r == ETIMEDOUT)
+        uld_wait_timed_out(c, ip);
     return r;
 }
 

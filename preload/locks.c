@@ -21,8 +21,11 @@
         struct uld_acq acq_;                                                 \
         if (__builtin_expect(uld_fast_acquire((const void *)(lockp), (tagp), (af), CALLER_IP), 1)) { \
             int f_ = real_call;                                              \
-            if (__builtin_expect(f_ != 0 && f_ != EOWNERDEAD, 0))            \
+            if (__builtin_expect(f_ != 0 && f_ != EOWNERDEAD, 0)) {          \
                 uld_fast_undo((const void *)(lockp));                        \
+                if (f_ == ETIMEDOUT)                                         \
+                    uld_wait_timed_out((const void *)(lockp), CALLER_IP);    \
+            }                                                                \
             return f_;                                                       \
         }                                                                    \
         uld_preload_ensure();                                                \
@@ -31,7 +34,7 @@
         if (!uld_acquire_begin(&acq_, (const void *)(lockp), (desc), (af), CALLER_IP))     \
             return real_call;                                                \
         int r_;                                                              \
-        if (__builtin_expect(uld_watchdog_on, 0) && !((af) & ULD_AF_TRY)) {  \
+        if (!((af) & ULD_AF_TRY)) { /* blocked state: watchdog, kill report */ \
             uld_block_begin((const void *)(lockp), CALLER_IP);               \
             r_ = real_call;                                                  \
             uld_block_end();                                                 \
@@ -39,6 +42,8 @@
             r_ = real_call;                                                  \
         }                                                                    \
         uld_acquire_end(&acq_, r_ == 0 || r_ == EOWNERDEAD);                 \
+        if (r_ == ETIMEDOUT)                                                 \
+            uld_wait_timed_out((const void *)(lockp), CALLER_IP);            \
         return r_;                                                           \
     } while (0)
 

@@ -8,6 +8,7 @@
  */
 #include "real.h"
 #include "workers.h"
+#include "signals.h"
 
 #include "../lib/hooks.h"
 
@@ -74,6 +75,7 @@ void uld_preload_init(void)
     uld_set_own_text(q.lo, q.hi);
     register_own_atfork();
     uld_init();
+    uld_kill_watch_install();
     atexit(uld_process_exit);
     uld_preload_ready = 1;
 }

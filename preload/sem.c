@@ -16,12 +16,15 @@ static const struct uld_lockdesc sem_desc = {.type = ULD_TYPE_SEM, .flags = 0};
     do {                                                                     \
         uld_preload_ensure();                                                \
         uld_sem_wait_begin((s), CALLER_IP);                                  \
+        uld_block_begin((s), CALLER_IP);                                     \
         int r_ = real_call;                                                  \
-        if (r_ == 0) {                                                       \
-            int e_ = errno;                                                  \
-            uld_sem_acquired(s, CALLER_IP);                                             \
-            errno = e_;                                                      \
-        }                                                                    \
+        int e_ = errno;                                                      \
+        uld_block_end();                                                     \
+        if (r_ == 0)                                                         \
+            uld_sem_acquired((s), CALLER_IP);                                \
+        else if (e_ == ETIMEDOUT)                                            \
+            uld_wait_timed_out((s), CALLER_IP);                              \
+        errno = e_;                                                          \
         return r_;                                                           \
     } while (0)
 

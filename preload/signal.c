@@ -57,6 +57,49 @@ static void trampoline(int sig, siginfo_t *info, void *ctx)
     uld_signal_leave(token);
 }
 
+/*
+ * The kill-time report: SIGTERM, SIGINT, SIGQUIT and SIGALRM left at their
+ * default action get our handler (once reset, SA_RESETHAND), which reports
+ * the blocked threads and sends the signal again: the default action
+ * proceeds as it would have.  The program sees SIG_DFL; a handler or
+ * SIG_IGN it installs replaces ours, and SIG_DFL brings ours back.
+ */
+static const int kill_signals[] = {SIGTERM, SIGINT, SIGQUIT, SIGALRM};
+static _Atomic int kill_watched[MAX_SIG + 1];
+
+static void kill_handler(int sig, siginfo_t *info, void *ctx)
+{
+    (void)info;
+    (void)ctx;
+    int e = errno;
+    uld_kill_report(sig);
+    raise(sig); /* blocked until we return, then the default action */
+    errno = e;
+}
+
+static void kill_action(struct sigaction *sa)
+{
+    memset(sa, 0, sizeof(*sa));
+    sa->sa_sigaction = kill_handler;
+    sa->sa_flags = SA_SIGINFO | SA_RESETHAND | SA_RESTART;
+    sigemptyset(&sa->sa_mask);
+}
+
+void uld_kill_watch_install(void)
+{
+    if (!uld_kill_report_wanted())
+        return;
+    for (unsigned i = 0; i < sizeof(kill_signals) / sizeof(kill_signals[0]); i++) {
+        int sig = kill_signals[i];
+        struct sigaction cur, mine;
+        if (REAL(sigaction)(sig, NULL, &cur) != 0 || cur.sa_handler != SIG_DFL)
+            continue;
+        kill_action(&mine);
+        if (REAL(sigaction)(sig, &mine, NULL) == 0)
+            atomic_store(&kill_watched[sig], 1);
+    }
+}
+
 static int is_handler(const struct sigaction *act)
 {
     return act && act->sa_handler != SIG_DFL && act->sa_handler != SIG_IGN;
@@ -89,6 +132,11 @@ int uld_sig_action(int sig, const struct sigaction *act, struct sigaction *oldac
     int old_forced = atomic_load(&s->forced);
     struct sigaction mine, prev;
     const struct sigaction *use = act;
+    if (act && act->sa_handler == SIG_DFL && !(act->sa_flags & SA_SIGINFO) &&
+        atomic_load(&kill_watched[sig])) {
+        kill_action(&mine); /* the default action, after the kill-time report */
+        use = &mine;
+    }
     if (is_handler(act)) {
         mine = *act;
         mine.sa_sigaction = trampoline;
@@ -116,7 +164,12 @@ int uld_sig_action(int sig, const struct sigaction *act, struct sigaction *oldac
     }
     if (oldact) {
         *oldact = prev;
-        program_view(oldact, old_fn, old_flags, old_forced);
+        if (prev.sa_sigaction == kill_handler) { /* the default action, as far as anyone knows */
+            memset(oldact, 0, sizeof(*oldact));
+            oldact->sa_handler = SIG_DFL;
+        } else {
+            program_view(oldact, old_fn, old_flags, old_forced);
+        }
     }
     if (is_handler(act))
         uld_signal_installed(sig);

@@ -18,6 +18,10 @@ int uld_sig_action(int sig, const struct sigaction *act, struct sigaction *oldac
 int uld_sig_procmask(int how, const sigset_t *set, sigset_t *old)
     __attribute__((visibility("hidden")));
 
+/* Install the kill-time report's handler where the default action would
+ * end the process (option kill_report); at start-up, after uld_init(). */
+void uld_kill_watch_install(void) __attribute__((visibility("hidden")));
+
 /* The first 64 signals of a sigset_t: bit (signo - 1), as in glibc's layout. */
 static inline uint64_t uld_mask64(const sigset_t *set)
 {

@@ -48,6 +48,15 @@ static const struct kind_info kinds[] = {
     {"trylock-held", "warning", "Trylock of a lock the thread holds",
      "A trylock of a non-recursive lock that the calling thread already holds failed (EBUSY): "
      "the blocking call in its place would deadlock the thread on itself."},
+    {"hang-through-wait", "error", "Hang through a wait",
+     "A thread has been blocked for the watchdog period on a lock whose holder is itself "
+     "blocked in a wait (condition variable, semaphore, join, barrier)."},
+    {"timeout-deadlock", "error", "Timeout that broke a deadlock",
+     "A timed lock or wait expired while what it waited for was held by a thread blocked "
+     "waiting for the timed-out thread: without the timeout both would hang."},
+    {"blocked-at-kill", "error", "Process killed with blocked threads",
+     "A terminating signal ended the process while threads were blocked on locks or waits; "
+     "the report lists each with what it holds and waits for."},
     {"cross-run-cycle", "error", "Lock order cycle across processes",
      "The lock-class graphs of several processes, merged, contain a deadlocking cycle that no "
      "single process recorded: the orders are incompatible even though no one run showed it."},

@@ -65,6 +65,9 @@ SEVERITY = {
     "deadlock-detected": "error",
     "invalid-lock": "error",
     "trylock-held": "warning",
+    "hang-through-wait": "error",
+    "timeout-deadlock": "error",
+    "blocked-at-kill": "error",
 }
 # Kinds an `EXPECT: <kind>` line may name without lock globs.
 KINDS_WITHOUT_NAMES = {"limit-reached"}
