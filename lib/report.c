@@ -112,7 +112,7 @@ static int is_kind_name(const char *kind)
     for (int i = 0; i < ULD_R_KINDS; i++)
         if (kind_names[i] && !strcmp(kind_names[i], kind))
             return 1;
-    return !strcmp(kind, "cross-run-cycle");
+    return !strcmp(kind, "cross-run-cycle") || !strcmp(kind, "cross-run-class-cycle");
 }
 
 static void suppression_error(const char *file, int line, const char *why)

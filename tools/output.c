@@ -40,6 +40,25 @@ static int emit_option(struct emit_opts *o, int opt, const char *arg)
     case 'g':
         o->gen = 1;
         return 1;
+    case 'S':
+        o->source_root = arg;
+        return 1;
+    }
+    if ((opt == 'W' || opt == 'B') && strcmp(o->command, "merge")) {
+        tool_error("%s: --write-graph and --baseline are options of merge", o->command);
+        return -1;
+    }
+    switch (opt) {
+    case 'W':
+        o->write_graph = arg;
+        return 1;
+    case 'B':
+        if (o->nbaseline == (int)(sizeof(o->baseline) / sizeof(o->baseline[0]))) {
+            tool_error("%s: too many --baseline files", o->command);
+            return -1;
+        }
+        o->baseline[o->nbaseline++] = arg;
+        return 1;
     }
     return 0;
 }
@@ -52,6 +71,9 @@ int emit_parse_args(int argc, char **argv, struct emit_opts *o)
         {"output", required_argument, NULL, 'O'},
         {"suppressions", required_argument, NULL, 's'},
         {"gen-suppressions", no_argument, NULL, 'g'},
+        {"write-graph", required_argument, NULL, 'W'},
+        {"baseline", required_argument, NULL, 'B'},
+        {"source-root", required_argument, NULL, 'S'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };

@@ -20,6 +20,11 @@ struct emit_opts {
     int gen;             /* --gen-suppressions */
     const char *command; /* "report" or "merge", for the summary */
     const char *context; /* " from 3 processes in 2 files" */
+    /* merge only */
+    const char *write_graph;   /* --write-graph FILE */
+    const char *baseline[16];  /* --baseline FILE */
+    int nbaseline;
+    const char *source_root;   /* --source-root DIR (SARIF) */
 };
 
 /* Parse a subcommand's options into o (getopt_long; on return optind is the
