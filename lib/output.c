@@ -34,6 +34,7 @@ static struct output outputs[ULD_OUT_N] = {
     [ULD_OUT_STDERR] = { .fd = 2 }, /* unchecked until uld_output_init() */
     [ULD_OUT_LOG] = { .fd = -1 },
     [ULD_OUT_JSON] = { .fd = -1 },
+    [ULD_OUT_GRAPH] = { .fd = -1 },
 };
 static _Atomic int stderr_known; /* identity of fd 2 recorded */
 static struct uld_mutex reopen_lock;
@@ -116,6 +117,15 @@ int uld_output_open(enum uld_out which, const char *path)
         o->path[0] = '\0'; /* a log falls back to stderr */
     atomic_store(&o->fd, fd);
     return fd;
+}
+
+int uld_output_reopen(enum uld_out which, const char *path)
+{
+    struct output *o = &outputs[which];
+    int old = atomic_exchange(&o->fd, -1);
+    if (old >= 0 && same_file(old, o->dev, o->ino))
+        close(old); /* ours: the child's copy of the parent's descriptor */
+    return uld_output_open(which, path);
 }
 
 /* The descriptor lost its file: reopen (not create) by path, once per loss. */
