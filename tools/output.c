@@ -278,7 +278,7 @@ int emit_reports(struct report_set *s, const struct emit_opts *o)
     else if (o->fmt == FMT_JSON)
         out_json(&out, s);
     else if (o->fmt == FMT_SARIF)
-        out_sarif(&out, s);
+        out_sarif(&out, s, o->source_root);
     else
         out_github(&out, s);
     if (o->fmt == FMT_TEXT && !o->gen)

@@ -43,7 +43,9 @@ int emit_reports(struct report_set *s, const struct emit_opts *o);
 void out_text(struct sbuf *b, const struct report_set *s);
 void out_json(struct sbuf *b, struct report_set *s);
 void out_github(struct sbuf *b, const struct report_set *s);
-void out_sarif(struct sbuf *b, const struct report_set *s);
+/* Files under source_root (NULL: the current directory) get URIs relative to
+ * it with uriBaseId SRCROOT; others absolute file:// URIs. */
+void out_sarif(struct sbuf *b, const struct report_set *s, const char *source_root);
 
 /* GitHub workflow-command escaping: data (%, CR, LF) or a property (also : and ,). */
 void github_escape(struct sbuf *b, const char *s, int property);

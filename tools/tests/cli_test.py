@@ -171,6 +171,22 @@ def report_sarif(e):
     expect(self_dl == "file:///opt/src/lib%20table.c", "absolute file:// uri outside cwd", self_dl)
     expect(res[1]["message"]["text"] == "possible recursive locking detected: table+0x28",
            "message text", res[1]["message"])
+    art = loc["artifactLocation"]
+    expect(art.get("uriBaseId") == "SRCROOT" and run["originalUriBaseIds"]["SRCROOT"]["uri"] ==
+           "file://" + e.dir + "/", "relative URIs name the source root (default: here)", art,
+           run.get("originalUriBaseIds"))
+    expect("uriBaseId" not in res[1]["locations"][0]["physicalLocation"]["artifactLocation"],
+           "an absolute URI has no base")
+    # --source-root: a CI checkout elsewhere than the current directory
+    os.makedirs(e.path("src"), exist_ok=True)
+    rc, out, err = e.run("report", "--format", "sarif", "--source-root", "src", "reports")
+    doc = json.loads(out)
+    sarif_check.check(doc)
+    run = doc["runs"][0]
+    art = run["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
+    expect(art == {"uri": "abba.c", "uriBaseId": "SRCROOT"} and
+           run["originalUriBaseIds"]["SRCROOT"]["uri"] == "file://@CWD@/src/",
+           "relative to --source-root", art, run["originalUriBaseIds"])
 
 
 @case
