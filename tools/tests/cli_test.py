@@ -587,7 +587,8 @@ def help_text(e):
     expect(rc == 0, "help exit status")
     for cmd in ("run", "report", "merge", "graph", "options", "version"):
         expect(f"ulockdep {cmd}" in out and f"\n{cmd}:\n" in out, f"help documents {cmd}")
-    for flag in ("--out", "--suppressions", "--gen-suppressions", "--format", "--dot", "--output"):
+    for flag in ("--out", "--suppressions", "--gen-suppressions", "--format", "--dot", "--output",
+                 "--write-graph", "--baseline", "--source-root"):
         expect(flag in out, f"help documents {flag}")
     rc, out, _ = e.run("help", "merge")
     expect(rc == 0 and out.startswith("usage: ulockdep merge"), "help merge", out)
