@@ -28,7 +28,7 @@ static const struct help_entry help[] = {
      "Options are passed in ULOCKDEP_OPTIONS after the inherited value. A key set explicitly\n"
      "(inherited ULOCKDEP_OPTIONS, --log, --json or -o) wins over the --out default for it.\n"},
     {"report",
-     "ulockdep report [--format text|json|sarif|github] [--suppressions FILE]...\n"
+     "ulockdep report [--format text|json|sarif|github|html] [--suppressions FILE]...\n"
      "                       [--gen-suppressions] [--source-root DIR] [--output FILE]\n"
      "                       DIR|FILE...",
      "Read JSON Lines reports (a DIR: its *.jsonl), deduplicate them across processes by\n"
@@ -37,6 +37,8 @@ static const struct help_entry help[] = {
      "  json    one object per line, with \"processes\": the pids that reported it\n"
      "  sarif   one SARIF 2.1.0 log (GitHub code scanning and other viewers)\n"
      "  github  ::error / ::warning workflow commands, one per report\n"
+     "  html    one self-contained page: a summary table, each cycle drawn (SVG; dot when\n"
+     "          installed), stacks folded under each edge, source lines when readable\n"
      "  --suppressions FILE  drop matching reports (counted in the summary); repeatable\n"
      "  --gen-suppressions   print one suppression entry per report instead\n"
      "  --source-root DIR    SARIF: files under DIR (default: here) get URIs relative to it\n"
@@ -48,7 +50,7 @@ static const struct help_entry help[] = {
      "had malformed lines (each named on stderr, then skipped) or on a usage error; else 0.\n"
      "With --gen-suppressions: 0, or 2 as above.\n"},
     {"merge",
-     "ulockdep merge [--format text|json|sarif|github] [--suppressions FILE]...\n"
+     "ulockdep merge [--format text|json|sarif|github|html] [--suppressions FILE]...\n"
      "                      [--gen-suppressions] [--output FILE] [--write-graph FILE]\n"
      "                      [--baseline FILE]... [--source-root DIR] DIR|FILE...",
      "Unite the lock-class graph dumps (graph_path=, a DIR: its *.graph) of many processes\n"

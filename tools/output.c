@@ -17,15 +17,16 @@
 /* One option of report and merge; returns 1 if taken, -1 after an error line. */
 static int emit_option(struct emit_opts *o, int opt, const char *arg)
 {
-    static const char *const names[] = {"text", "json", "sarif", "github"};
+    static const char *const names[] = {"text", "json", "sarif", "github", "html"};
     switch (opt) {
     case 'f':
-        for (int i = 0; i < 4; i++)
+        for (int i = 0; i < 5; i++)
             if (!strcmp(arg, names[i])) {
                 o->fmt = (enum out_format)i;
                 return 1;
             }
-        tool_error("%s: unknown format '%s' (text, json, sarif or github)", o->command, arg);
+        tool_error("%s: unknown format '%s' (text, json, sarif, github or html)", o->command,
+                   arg);
         return -1;
     case 'O':
         o->output = arg;
@@ -279,6 +280,8 @@ int emit_reports(struct report_set *s, const struct emit_opts *o)
         out_json(&out, s);
     else if (o->fmt == FMT_SARIF)
         out_sarif(&out, s, o->source_root);
+    else if (o->fmt == FMT_HTML)
+        out_html(&out, s, sbuf_cstr(&sum));
     else
         out_github(&out, s);
     if (o->fmt == FMT_TEXT && !o->gen)
