@@ -429,7 +429,8 @@ def merge_write_graph(e):
     import random
     rng = random.Random(7)
     nonempty = 0
-    for trial in range(12):
+    trials = 1 if ARGS.valgrind else 12  # each trial runs the command a dozen times
+    for trial in range(trials):
         names = []
         for i in range(4):
             names.append(f"t{trial}_{i}.graph")
@@ -449,7 +450,7 @@ def merge_write_graph(e):
         expect(found(e, a, a) == set(), "a dump with itself adds nothing")
         e.run("merge", "--write-graph", "ab2.graph", "ab.graph", "ab.graph")
         expect(found(e, "ab2.graph", c, d) == direct, "merging a merged dump twice")
-    expect(nonempty >= 4, "the generated dumps give cross-run cycles", nonempty)
+    expect(nonempty >= trials // 3, "the generated dumps give cross-run cycles", nonempty)
     rc, out, err = e.run("graph", "ab.graph")
     expect(rc == 0 and out.startswith("ulockdep graph: "), "graph reads a merged dump", err)
 
