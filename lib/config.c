@@ -32,6 +32,12 @@ static const struct option_row options[] = {
      "`ulockdep graph/merge` (%p: pid)"},
     {"suppressions", OPT_PATH, OFF(suppressions), 0, 0, 0,
      "file of KIND:PATTERN lines; matching reports are not printed or counted"},
+    {"skip", OPT_PATH, OFF(skip), 0, 0, 0,
+     "comma-separated program names (ctest,make) whose processes record nothing; "
+     "their children are checked"},
+    {"error_file", OPT_PATH, OFF(error_file), 0, 0, 0,
+     "existing file to which a process appends its pid at its first error report "
+     "(`ulockdep run` uses it to fail the job)"},
     {"exitcode", OPT_INT, OFF(exitcode), 66, 0, 255,
      "exit status when an error was reported; 0 keeps the program's"},
     {"verbosity", OPT_INT, OFF(verbosity), 1, 0, 2,
@@ -61,6 +67,12 @@ static const struct option_row options[] = {
     {"lock_tags", OPT_BOOL, OFF(lock_tags), 1, 0, 1,
      "keep each mutex/rwlock's identity in a word glibc leaves unused, so a lock built again "
      "at a reused address (stack, no destroy) is known to be new"},
+    {"follow_links", OPT_BOOL, OFF(follow_links), 0, 0, 1,
+     "write log_path/json_path/graph_path through a symbolic link (default: refuse one, "
+     "as a link in a shared directory may point anywhere)"},
+    {"stderr_lines", OPT_BOOL, OFF(stderr_lines), 0, 0, 1,
+     "with log_path set, also print each report's one-line summary on stderr "
+     "(`ulockdep run --out` sets it, so a failing test's log says why)"},
     {"stats", OPT_BOOL, OFF(stats), 0, 0, 1,
      "print statistics at exit: locks, classes, edges, chain-cache hit rate, slow path"},
 };
@@ -124,15 +136,23 @@ static int apply_one(const char *item, size_t len)
     char *field = (char *)&uld_config + o->offset;
     long v;
     switch (o->type) {
-    case OPT_PATH:
-        if (vlen >= ULD_PATH_MAX) {
+    case OPT_PATH: {
+        size_t n = 0;
+        for (size_t i = 0; i < vlen && n < ULD_PATH_MAX; i++, n++) {
+            if (val[i] == '\\' && i + 1 < vlen && (val[i + 1] == ':' || val[i + 1] == '\\'))
+                i++; /* an escaped ':' or '\\' */
+            if (n < ULD_PATH_MAX - 1)
+                field[n] = val[i];
+        }
+        if (n >= ULD_PATH_MAX) {
+            field[0] = '\0';
             uld_warn("ULOCKDEP_OPTIONS: %s is longer than %d bytes; ignored", o->name,
                      ULD_PATH_MAX - 1);
             return 1;
         }
-        memcpy(field, val, vlen);
-        field[vlen] = '\0';
+        field[n] = '\0';
         return 0;
+    }
     case OPT_BOOL:
         if (!parse_bool(val, vlen, &v)) {
             uld_warn("ULOCKDEP_OPTIONS: %s=%.*s: expected 0 or 1; keeping %ld", o->name,
@@ -154,6 +174,18 @@ static int apply_one(const char *item, size_t len)
     return 1;
 }
 
+/* The next ':' that is not escaped ("\\:"), or NULL. */
+static const char *next_separator(const char *p)
+{
+    for (; *p; p++) {
+        if (p[0] == '\\' && p[1])
+            p++;
+        else if (*p == ':')
+            return p;
+    }
+    return NULL;
+}
+
 int uld_config_parse(const char *opts)
 {
     int errors = 0;
@@ -162,7 +194,7 @@ int uld_config_parse(const char *opts)
         return 0;
     const char *p = opts;
     while (*p) {
-        const char *end = strchr(p, ':');
+        const char *end = next_separator(p);
         size_t len = end ? (size_t)(end - p) : strlen(p);
         if (len > 0)
             errors += apply_one(p, len);
@@ -171,6 +203,18 @@ int uld_config_parse(const char *opts)
         p = end + 1;
     }
     return errors;
+}
+
+int uld_config_skips_program(const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = uld_config.skip; *p;) {
+        size_t len = strcspn(p, ",");
+        if (len == n && n > 0 && !strncmp(p, name, n))
+            return 1;
+        p += len + (p[len] == ',');
+    }
+    return 0;
 }
 
 void uld_config_expand_path(const char *in, char *out, size_t n)

@@ -14,6 +14,8 @@ struct uld_config {
     char json_path[ULD_PATH_MAX];  /* JSON Lines; empty: none */
     char graph_path[ULD_PATH_MAX]; /* class graph dump at exit; empty: none */
     char suppressions[ULD_PATH_MAX]; /* suppression file; empty: none */
+    char skip[ULD_PATH_MAX];       /* comma-separated program names that record nothing */
+    char error_file[ULD_PATH_MAX]; /* a pid line appended at the first error; empty: none */
     /* numeric options are all long: one parser, one table */
     long exitcode;                  /* exit status when errors were reported; 0: keep */
     long verbosity;                 /* 0 one line per report, 1 full reports, 2 debug */
@@ -30,13 +32,19 @@ struct uld_config {
     long watchdog_abort;            /* abort() after a deadlock-detected report */
     long stats;                     /* print statistics at exit */
     long lock_tags;                 /* store identity tags in unused words of lock objects */
+    long follow_links;              /* outputs may be symbolic links */
+    long stderr_lines;              /* with a log file, each report's one line on stderr too */
 };
 
 extern struct uld_config uld_config ULD_HIDDEN;
 
-/* Fill defaults, then apply `opts` (may be NULL).  Errors are printed one
- * line each and the option keeps its default.  Returns the error count. */
+/* Fill defaults, then apply `opts` (may be NULL): key=value items separated
+ * by ':'; in a value "\\:" is a ':' and "\\\\" a '\\'.  Errors are printed
+ * one line each and the option keeps its default.  Returns the error count. */
 int uld_config_parse(const char *opts) ULD_HIDDEN;
+
+/* Is this process's program (its name, without directories) in `skip`? */
+int uld_config_skips_program(const char *name) ULD_HIDDEN;
 
 /* Expand %p to the pid in a path option. */
 void uld_config_expand_path(const char *in, char *out, size_t n) ULD_HIDDEN;

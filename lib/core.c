@@ -59,11 +59,16 @@ void uld_init(void)
     uld_output_init();
     uld_bigstack_init();
     uld_config_parse(getenv("ULOCKDEP_OPTIONS"));
+    if (uld_config_skips_program(program_invocation_short_name)) {
+        errno = saved; /* a test driver (skip=ctest): it records nothing, its children do */
+        uld_busy--;
+        atomic_store(&uld_state, ULD_STATE_FAILED);
+        return;
+    }
     int ok = uld_lockmap_init();
     if (!uld_chain_init((int)uld_config.chain_cache_bits))
         uld_warn("cannot map the chain cache; every acquisition takes the slow path");
     uld_report_open_outputs();
-    uld_procfile_announce();
     uld_graph_dump_open();
     uld_lock_tags = (int)uld_config.lock_tags;
     ok = ok && pthread_key_create(&thread_key, thread_key_destructor) == 0;
@@ -242,6 +247,18 @@ static int reentry_allowed(const struct uld_lock *l, const struct uld_held *h, u
     return (mode & ULD_MODE_READ) && (h->mode & ULD_MODE_READ) && uld_read_is_recursive(l);
 }
 
+/* A thread holds more locks than its held-lock stack keeps: the deeper
+ * ones are not checked.  A limit-reached report, like every table bound. */
+static void report_held_limit(void)
+{
+    static _Atomic int reported;
+    if (atomic_load_explicit(&reported, memory_order_relaxed) || atomic_exchange(&reported, 1))
+        return;
+    uld_mutex_lock(&uld_graph_lock);
+    uld_report_limit("held-lock", ULD_MAX_HELD, NULL);
+    uld_mutex_unlock(&uld_graph_lock);
+}
+
 /* The body of an acquisition, for an explicit subclass; uld_busy is set. */
 static void begin_acquire(struct uld_thread *t, struct uld_acq *a, uintptr_t addr,
                           struct uld_lockdesc d, unsigned mode, unsigned subclass,
@@ -252,8 +269,7 @@ static void begin_acquire(struct uld_thread *t, struct uld_acq *a, uintptr_t add
     a->ip = ip;
     a->action = ACT_OVERFLOW;
     if (unlikely(t->depth >= ULD_MAX_HELD)) {
-        ULD_WARN_ONCE(1, "a thread holds more than %d locks; deeper ones are not checked",
-                      ULD_MAX_HELD);
+        report_held_limit(); /* once per process, in every output */
         return;
     }
     struct uld_lock *l = object_get(addr, d, ip);

@@ -34,7 +34,7 @@ void uld_graph_dump_write(int final) ULD_HIDDEN;       /* report_lock held */
 void uld_graph_dump_after_fork_child(void) ULD_HIDDEN;
 void uld_graph_dump(void) ULD_HIDDEN;                  /* at exit: the rest, then "end" */
 /* procfile.c: each process's own report files, named in their first record */
-void uld_procfile_announce(void) ULD_HIDDEN;
+void uld_procfile_header(int json, int fd) ULD_HIDDEN; /* output.c, at creation */
 void uld_procfile_after_fork_child(void) ULD_HIDDEN;
 void uld_stats_print(int fd) ULD_HIDDEN;       /* stats.c */
 

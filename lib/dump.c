@@ -24,6 +24,7 @@
 #include "stack.h"
 #include "uthash_arena.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -277,11 +278,14 @@ static void open_dump(int child)
 {
     char path[ULD_PATH_MAX + 32];
     uld_config_expand_path(uld_config.graph_path, path, sizeof(path));
-    int fd = child ? uld_output_reopen(ULD_OUT_GRAPH, path) : uld_output_open(ULD_OUT_GRAPH, path);
-    if (fd < 0) {
-        uld_warn("cannot open graph_path '%s'; no graph written", path);
+    if ((child ? uld_output_reopen(ULD_OUT_GRAPH, path) : uld_output_open(ULD_OUT_GRAPH, path)) <
+        0) {
+        uld_output_open_failed("graph_path", path, errno, "no graph written");
         return;
     }
+    int fd = uld_output_fd(ULD_OUT_GRAPH); /* created now, unlike the report files */
+    if (fd < 0)
+        return; /* said once by output.c */
     if (ftruncate(fd, 0) != 0) { /* a file left by an earlier run, or by our pre-exec self */
         /* not a regular file (a FIFO, /dev/null): append as it is */
     }

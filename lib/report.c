@@ -186,11 +186,11 @@ static int open_output(enum uld_out which, const char *option, const char *path)
 {
     char expanded[ULD_PATH_MAX + 32];
     uld_config_expand_path(path, expanded, sizeof(expanded));
-    int fd = uld_output_open(which, expanded);
-    if (fd < 0)
-        uld_warn("cannot open %s '%s' (%s); %s", option, expanded, strerror(errno),
-                 !strcmp(option, "log_path") ? "reports go to stderr" : "no JSON output");
-    return fd;
+    int rc = uld_output_open(which, expanded); /* the file is created at its first report */
+    if (rc < 0)
+        uld_output_open_failed(option, expanded, errno,
+                               which == ULD_OUT_LOG ? "reports go to stderr" : "no JSON output");
+    return rc;
 }
 
 int uld_report_open_outputs(void)
@@ -521,7 +521,38 @@ static void emit_json(int fd, const struct uld_report *r, const char *text,
     uld_json_emit(&b, r, text, signature);
     uld_buf_putc(&b, '\n');
     if (b.len + 1 < b.cap) /* a truncated line would not parse: drop it */
-        uld_write_all(fd, b.data, b.len);
+        uld_output_write_fd(ULD_OUT_JSON, fd, b.data, b.len);
+}
+
+/* error_file (from `ulockdep run`): say that this process reported an
+ * error, for a driver that ignores exit statuses.  Opened and closed here:
+ * no descriptor is kept; never created (run creates it). */
+static void mark_error_file(void)
+{
+    if (!uld_config.error_file[0])
+        return;
+    int fd = open(uld_config.error_file, O_WRONLY | O_APPEND | O_NOFOLLOW | O_NOCTTY |
+                                              O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    char line[24];
+    struct uld_buf b;
+    uld_buf_init(&b, line, sizeof(line), -1);
+    uld_buf_printf(&b, "%d\n", (int)getpid());
+    uld_write_all(fd, b.data, b.len);
+    close(fd);
+}
+
+/* With the reports in a file, stderr (a test's log) still gets one line each. */
+static void stderr_line(const struct uld_report *r)
+{
+    if (uld_output_fd(ULD_OUT_LOG) == uld_output_fd(ULD_OUT_STDERR))
+        return; /* the full report is there already */
+    char line[512];
+    struct uld_buf b;
+    uld_buf_init(&b, line, sizeof(line), -1);
+    uld_report_render_line(&b, r);
+    uld_output_write(ULD_OUT_STDERR, b.data, b.len);
 }
 
 static void emit(const struct uld_report *r)
@@ -530,19 +561,24 @@ static void emit(const struct uld_report *r)
         atomic_fetch_add(&nsuppressed, 1);
         return;
     }
-    atomic_fetch_add(uld_report_kind_is_error(r->kind) ? &nerrors : &nwarnings, 1);
+    if (uld_report_kind_is_error(r->kind) && atomic_fetch_add(&nerrors, 1) == 0)
+        mark_error_file();
+    else if (!uld_report_kind_is_error(r->kind))
+        atomic_fetch_add(&nwarnings, 1);
     struct uld_buf text;
     uld_buf_init(&text, emit_buf, TEXT_BUF_SIZE, -1);
     uld_report_render_text(&text, r);
     if (uld_config.verbosity == 0 && r->kind != ULD_R_LIMIT) {
         char line[512];
         struct uld_buf b;
-        uld_buf_init(&b, line, sizeof(line), uld_output_fd(ULD_OUT_LOG));
+        uld_buf_init(&b, line, sizeof(line), -1);
         uld_report_render_line(&b, r);
-        uld_buf_flush(&b);
+        uld_output_write(ULD_OUT_LOG, b.data, b.len);
     } else {
         uld_output_write(ULD_OUT_LOG, text.data, text.len);
     }
+    if (uld_config.stderr_lines)
+        stderr_line(r);
     int json_fd = uld_output_fd(ULD_OUT_JSON); /* checked once per report */
     if (json_fd >= 0) {
         char signature[24];

@@ -23,6 +23,9 @@ uintptr_t uld_function_of(uintptr_t ret) ULD_HIDDEN;
 /* Frames of an interned stack (immutable, safe without locks). */
 int uld_stack_frames(uint32_t id, const uintptr_t **frames) ULD_HIDDEN;
 long uld_stack_count(void) ULD_HIDDEN;
+/* Redirect libunwind's validation pipe before its first use (unwind_fds.c);
+ * 0 if its import table was not found.  Idempotent, cheap after the first. */
+int uld_unwind_fds_ready(void) ULD_HIDDEN;
 
 struct uld_frame_info {
     const char *function;   /* NULL when unknown */

@@ -2,7 +2,8 @@
  * stacktrace.c - capture with libunwind and a depot of interned stacks.
  * Stacks are immutable once interned and never freed, so reports read them
  * without graph_lock; the id -> stack index is a two-level array that never
- * moves.  Capture and interning run under graph_lock.
+ * moves.  Capture and interning run under graph_lock.  libunwind runs
+ * without its validation pipe (unwind_fds.c).
  */
 #define UNW_LOCAL_ONLY
 #include "config.h"
@@ -86,6 +87,7 @@ uint32_t uld_stack_intern(const uintptr_t *frames, int n)
 uintptr_t uld_function_of(uintptr_t ret)
 {
     unw_proc_info_t pi;
+    uld_unwind_fds_ready();
     /* ret - 1: a call may be the last instruction of its function */
     if (ret && unw_get_proc_info_by_ip(unw_local_addr_space, (unw_word_t)(ret - 1), &pi,
                                        NULL) == 0 && pi.start_ip)
@@ -109,6 +111,7 @@ uint32_t uld_stack_capture_limited(int skip, int max)
     uintptr_t frames[ULD_MAX_FRAMES];
     /* unwinding is the cost: stop once enough frames outside us are in */
     int want = max + skip + 8 < (int)ULD_ARRAY_SIZE(raw) ? max + skip + 8 : (int)ULD_ARRAY_SIZE(raw);
+    uld_unwind_fds_ready();
     int n = unw_backtrace(raw, want);
     int k = 0;
     if (max > ULD_MAX_FRAMES)

@@ -95,24 +95,35 @@ static struct uld_suppression *parse_line(const char *file, int lineno, const ch
     return sup;
 }
 
-struct uld_suppression *uld_supp_parse(const char *file, const char *text,
-                                       int (*is_kind)(const char *kind),
-                                       uld_supp_error_fn *error)
+struct uld_suppression *uld_supp_parse_n(const char *file, const char *text, size_t len,
+                                         int (*is_kind)(const char *kind),
+                                         uld_supp_error_fn *error)
 {
     struct uld_suppression *head = NULL, **tail = &head;
     int lineno = 0;
-    for (const char *s = text; *s;) {
-        const char *e = strchr(s, '\n');
+    for (const char *s = text, *end = text + len; s < end;) {
+        const char *e = memchr(s, '\n', (size_t)(end - s));
         if (!e)
-            e = s + strlen(s);
-        struct uld_suppression *sup = parse_line(file, ++lineno, s, e, is_kind, error);
+            e = end;
+        struct uld_suppression *sup = NULL;
+        if (memchr(s, '\0', (size_t)(e - s))) /* a binary file, or a corrupt line */
+            error(file, ++lineno, "contains a NUL byte");
+        else
+            sup = parse_line(file, ++lineno, s, e, is_kind, error);
         if (sup) {
             *tail = sup;
             tail = &sup->next;
         }
-        s = *e ? e + 1 : e;
+        s = e + 1;
     }
     return head;
+}
+
+struct uld_suppression *uld_supp_parse(const char *file, const char *text,
+                                       int (*is_kind)(const char *kind),
+                                       uld_supp_error_fn *error)
+{
+    return uld_supp_parse_n(file, text, strlen(text), is_kind, error);
 }
 
 struct uld_suppression *uld_supp_load(const char *path, int (*is_kind)(const char *kind),
@@ -140,7 +151,7 @@ struct uld_suppression *uld_supp_load(const char *path, int (*is_kind)(const cha
     if (!text)
         return NULL;
     text[len] = '\0';
-    struct uld_suppression *list = uld_supp_parse(path, text, is_kind, error);
+    struct uld_suppression *list = uld_supp_parse_n(path, text, len, is_kind, error);
     uld_free(text, cap);
     return list;
 }

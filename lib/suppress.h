@@ -27,6 +27,10 @@ typedef void uld_supp_error_fn(const char *file, int line, const char *why);
 struct uld_suppression *uld_supp_parse(const char *file, const char *text,
                                        int (*is_kind)(const char *kind),
                                        uld_supp_error_fn *error) ULD_HIDDEN;
+/* The same for `len` bytes that may hold NULs (a line with one is named and skipped). */
+struct uld_suppression *uld_supp_parse_n(const char *file, const char *text, size_t len,
+                                         int (*is_kind)(const char *kind),
+                                         uld_supp_error_fn *error) ULD_HIDDEN;
 /* Read and parse a file; NULL with an error line when it cannot be read. */
 struct uld_suppression *uld_supp_load(const char *path, int (*is_kind)(const char *kind),
                                       uld_supp_error_fn *error) ULD_HIDDEN;

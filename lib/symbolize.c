@@ -6,6 +6,7 @@
  * this; libdw may allocate, which is why it never runs on a lock path.
  */
 #include "config.h"
+#include "output.h"
 #include "stack.h"
 #include "uthash_arena.h"
 
@@ -27,10 +28,44 @@ static struct sym_cache *cache;
 static char *(*demangle)(const char *, char *, size_t *, int *);
 static int demangle_looked_up;
 
-static const Dwfl_Callbacks callbacks = {
-    .find_elf = dwfl_linux_proc_find_elf,
+/*
+ * libdw keeps open every file it reads, at the program's lowest free
+ * numbers, where the program expects its own next descriptors and may
+ * close them.  A module's file is mapped and its descriptor closed at once
+ * (ELF_C_FDDONE: libelf never reads it again); a separate debug file keeps
+ * its descriptor, moved to the top of the table and closed on exec.
+ */
+static int find_elf_mapped(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr base,
+                           char **file_name, Elf **elfp)
+{
+    int fd = dwfl_linux_proc_find_elf(mod, userdata, name, base, file_name, elfp);
+    if (fd < 0 || *elfp)
+        return fd < 0 ? fd : uld_fd_move_high(fd);
+    Elf *elf = elf_begin(fd, ELF_C_READ_MMAP_PRIVATE, NULL);
+    if (!elf || elf_cntl(elf, ELF_C_FDDONE) != 0) {
+        if (elf)
+            elf_end(elf);
+        return uld_fd_move_high(fd);
+    }
+    close(fd);
+    *elfp = elf;
+    return -1;
+}
+
+static int find_debuginfo_high(Dwfl_Module *mod, void **userdata, const char *name,
+                               Dwarf_Addr base, const char *file_name,
+                               const char *debuglink_file, GElf_Word debuglink_crc,
+                               char **debuginfo_file_name)
+{
     /* local files by build-id only: a report never waits on a debuginfod server */
-    .find_debuginfo = dwfl_build_id_find_debuginfo,
+    int fd = dwfl_build_id_find_debuginfo(mod, userdata, name, base, file_name, debuglink_file,
+                                          debuglink_crc, debuginfo_file_name);
+    return fd < 0 ? fd : uld_fd_move_high(fd);
+}
+
+static const Dwfl_Callbacks callbacks = {
+    .find_elf = find_elf_mapped,
+    .find_debuginfo = find_debuginfo_high,
 };
 
 /*

@@ -27,6 +27,18 @@ static long without_graph(char **args, int n)
     return missing;
 }
 
+/* A `run --out` directory whose processes reported nothing: graph dumps but no
+ * report file (report files are created at the first report). */
+static int ran_clean(char *arg)
+{
+    long *reps, *graphs;
+    size_t nreps = fleet_pids(&arg, 1, ".jsonl", &reps);
+    size_t ngraphs = fleet_pids(&arg, 1, ".graph", &graphs);
+    free(reps);
+    free(graphs);
+    return nreps == 0 && ngraphs > 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
     struct emit_opts o = {.fmt = FMT_TEXT, .command = "report"};
@@ -43,7 +55,7 @@ int cmd_report(int argc, char **argv)
     struct report_set s = {0};
     struct pathlist inputs = {0};
     for (int i = optind; i < argc; i++)
-        if (pathlist_add(&inputs, argv[i], ".jsonl") < 0)
+        if (!ran_clean(argv[i]) && pathlist_add(&inputs, argv[i], ".jsonl") < 0)
             s.io_errors++;
     for (size_t i = 0; i < inputs.n; i++)
         reports_load(&s, inputs.paths[i]);

@@ -204,6 +204,7 @@ struct search {
     lg_cycle_fn *fn;
     void *ctx;
     int found, truncated;
+    unsigned char *long_done; /* by component: a cycle too long to print was reported */
 };
 
 /* The cycle edge e, recorded with `type`, closes (reach from e->to done, if
@@ -225,6 +226,14 @@ static void check_edge(struct search *s, struct uld_edge *e, unsigned type, int 
     }
     if (n <= 0)
         return;
+    if (n == ULD_MAX_CYCLE) {
+        /* Longer than a report shows: every edge of it would find it again,
+         * each time cut differently.  One report per connected set of classes. */
+        int c = s->comp[e->from - s->cg->nodes];
+        if (s->long_done[c])
+            return;
+        s->long_done[c] = 1;
+    }
     /* start at the class seen first in the inputs: a stable order for output */
     int first = 0;
     for (int k = 0; k < n; k++)
@@ -260,11 +269,12 @@ int lg_cycles(const struct lg_store *st, const struct lg_edge *edges, size_t n, 
     if (cg.full)
         tool_error("more than %ld dependency edges: the rest are ignored", uld_config.max_edges);
     int *comp = components(&cg);
-    struct search s = {&cg, comp, fn, ctx, 0, 0};
+    struct search s = {&cg, comp, fn, ctx, 0, 0, xcalloc(cg.nnodes + 1, 1)};
     for (size_t v = 0; v < cg.nnodes; v++)
         for (int rread = 0; rread < 2; rread++)
             check_into(&s, &cg.nodes[v], rread);
     free(comp);
+    free(s.long_done);
     cg_free(&cg);
     if (s.truncated)
         tool_error("the cycle search queue (%u entries) overflowed: some cycles may be missing",

@@ -14,7 +14,7 @@ struct help_entry {
 
 static const struct help_entry help[] = {
     {"run",
-     "ulockdep run [--out DIR] [--log FILE] [--json FILE] [--exitcode N]\n"
+     "ulockdep run [--out DIR] [--log FILE] [--json FILE] [--exitcode N] [--skip PROGRAM]...\n"
      "                    [--suppressions FILE] [-o KEY=VALUE]... [--] PROGRAM [ARGS...]",
      "Run PROGRAM (and every process it starts) with libulockdep.so preloaded.\n"
      "  --out DIR            create DIR; each process writes DIR/ulockdep.PID.jsonl (reports),\n"
@@ -22,9 +22,14 @@ static const struct help_entry help[] = {
      "                       as edges are recorded; complete with an end record at exit)\n"
      "  --log FILE           log_path=FILE      human reports (default stderr; %p: pid)\n"
      "  --json FILE          json_path=FILE     JSON Lines reports (%p: pid)\n"
-     "  --exitcode N         exitcode=N         exit status when an error was reported\n"
+     "  --exitcode N         exitcode=N         exit status when an error was reported; run\n"
+     "                                          exits with it when the program succeeded but\n"
+     "                                          any process under it reported an error\n"
+     "  --skip PROGRAM       skip=...           a test driver that records nothing (repeatable;\n"
+     "                                          default ctest, make, ninja); its children do\n"
      "  --suppressions FILE  suppressions=FILE  drop matching reports (docs/reports.md)\n"
      "  -o KEY=VALUE         any option of `ulockdep options`\n"
+     "Paths are passed with ':' and '\\' escaped. Otherwise, exit status: the program's.\n"
      "Options are passed in ULOCKDEP_OPTIONS after the inherited value. A key set explicitly\n"
      "(inherited ULOCKDEP_OPTIONS, --log, --json or -o) wins over the --out default for it.\n"},
     {"report",

@@ -366,7 +366,13 @@ int lg_load(struct lg_store *st, const char *path, int baseline)
                         .baseline = baseline};
     char *line = NULL;
     size_t cap = 0;
-    for (ssize_t n; !ld.stop && (n = getline(&line, &cap, f)) >= 0;) {
+    for (ssize_t n; !ld.stop && (n = read_line_capped(f, &line, &cap, tool_line_max())) != -1;) {
+        if (n == -2) {
+            tool_error("%s:%ld: line longer than %zu bytes; rest of the file skipped", path,
+                       ld.lineno + 1, tool_line_max());
+            st->io_errors++;
+            break;
+        }
         size_t len = (size_t)n;
         ld.lineno++;
         while (len && strchr("\r\n \t", line[len - 1]))

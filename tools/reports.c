@@ -146,7 +146,13 @@ int reports_load(struct report_set *s, const char *path)
     struct loader ld = {s, path, 0, 0, 0};
     char *line = NULL;
     size_t cap = 0;
-    for (ssize_t n; !ld.stop && (n = getline(&line, &cap, f)) >= 0;) {
+    for (ssize_t n; !ld.stop && (n = read_line_capped(f, &line, &cap, tool_line_max())) != -1;) {
+        if (n == -2) {
+            tool_error("%s:%ld: line longer than %zu bytes; rest of the file skipped", path,
+                       ld.lineno + 1, tool_line_max());
+            s->io_errors++;
+            break;
+        }
         ld.lineno++;
         load_line(&ld, line, (size_t)n);
     }

@@ -48,7 +48,7 @@ int supp_load(struct supp_list *l, const char *path)
     }
     bad_lines = 0;
     struct uld_suppression *list =
-        uld_supp_parse(path, sbuf_cstr(&text), kind_is_known, count_error);
+        uld_supp_parse_n(path, sbuf_cstr(&text), text.len, kind_is_known, count_error);
     sbuf_free(&text);
     l->bad_lines += bad_lines;
     struct uld_suppression **tail = &l->head; /* append: several files may be loaded */

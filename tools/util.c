@@ -315,3 +315,30 @@ void uri_encode(struct sbuf *b, const char *path)
         }
     }
 }
+
+ssize_t read_line_capped(FILE *f, char **line, size_t *cap, size_t max)
+{
+    size_t len = 0;
+    int c = EOF;
+    while (len < max && (c = getc_unlocked(f)) != EOF) {
+        if (len + 2 > *cap) {
+            *cap = *cap ? *cap * 2 : 256;
+            *line = xrealloc(*line, *cap);
+        }
+        (*line)[len++] = (char)c;
+        if (c == '\n')
+            break;
+    }
+    if (len == 0 && c == EOF)
+        return -1;
+    if (*line)
+        (*line)[len] = '\0';
+    return len == max && c != '\n' ? -2 : (ssize_t)len;
+}
+
+size_t tool_line_max(void)
+{
+    const char *env = getenv("ULOCKDEP_LINE_MAX");
+    long v = env ? atol(env) : 0;
+    return v > 0 ? (size_t)v : LINE_MAX_BYTES;
+}

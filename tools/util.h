@@ -74,6 +74,13 @@ uint64_t fnv_str(uint64_t h, const char *s);
 #define FNV_INIT 0xcbf29ce484222325ull
 
 /* One-line error, prefixed "ulockdep: ". */
+/* Input lines: longer ones end the file (a binary or endless input, /dev/zero). */
+#define LINE_MAX_BYTES (16u << 20)
+/* getline() with a cap: the line's length, -1 at EOF or error, -2 when the
+ * line is longer than `max` (its first `max` bytes are in *line). */
+ssize_t read_line_capped(FILE *f, char **line, size_t *cap, size_t max);
+size_t tool_line_max(void); /* LINE_MAX_BYTES, or $ULOCKDEP_LINE_MAX (tests) */
+
 void tool_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

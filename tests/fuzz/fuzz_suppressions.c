@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     memcpy(text, data, size);
     text[size] = '\0';
-    struct uld_suppression *list = uld_supp_parse("fuzz", text, known, ignore);
+    struct uld_suppression *list = uld_supp_parse_n("fuzz", text, size, known, ignore);
     const char *strings[] = {"lock_a", "main", "/src/file.c", "", text};
     uld_supp_match(list, "lock-order-inversion", strings, 5);
     for (struct uld_suppression *s = list; s; s = s->next)

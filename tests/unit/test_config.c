@@ -32,6 +32,21 @@ static void test_values(void **state)
     assert_int_equal(uld_config.max_edges, 256);
 }
 
+/* '\:' and '\\' in a value: paths with ':' (run escapes every path it passes). */
+static void test_escapes(void **state)
+{
+    (void)state;
+    assert_int_equal(uld_config_parse("log_path=/tmp/a\\:b.log:json_path=c\\\\:verbosity=0:"
+                                      "skip=ctest,make"),
+                     0);
+    assert_string_equal(uld_config.log_path, "/tmp/a:b.log");
+    assert_string_equal(uld_config.json_path, "c\\");
+    assert_int_equal(uld_config.verbosity, 0);
+    assert_true(uld_config_skips_program("make"));
+    assert_false(uld_config_skips_program("mak"));
+    assert_false(uld_config_skips_program("cmake"));
+}
+
 static void test_errors_keep_defaults(void **state)
 {
     (void)state;
@@ -65,6 +80,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_values),
+        cmocka_unit_test(test_escapes),
         cmocka_unit_test(test_errors_keep_defaults),
         cmocka_unit_test(test_empty_items_and_flags),
         cmocka_unit_test(test_expand_pid),

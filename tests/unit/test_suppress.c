@@ -51,6 +51,24 @@ static void test_parse_and_errors(void **state)
     assert_null(s->next->next);
 }
 
+/* A NUL byte ends nothing: its line is named and skipped, later lines count. */
+static void test_nul_byte(void **state)
+{
+    (void)state;
+    static const char text[] = "lock-order-inversion:lock_a\nself-deadlock:x\0y\n*:lock_z\n";
+    errors = 0;
+    struct uld_suppression *s =
+        uld_supp_parse_n("f", text, sizeof(text) - 1, known_kind, on_error);
+    assert_int_equal(errors, 1);
+    assert_int_equal(last_error_line, 2);
+    assert_non_null(s);
+    assert_string_equal(s->pattern, "lock_a");
+    assert_non_null(s->next);
+    assert_string_equal(s->next->pattern, "lock_z");
+    assert_null(s->next->next);
+    uld_supp_free(s);
+}
+
 static void test_match(void **state)
 {
     (void)state;
@@ -71,6 +89,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_glob),
         cmocka_unit_test(test_parse_and_errors),
+        cmocka_unit_test(test_nul_byte),
         cmocka_unit_test(test_match),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

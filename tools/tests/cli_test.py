@@ -539,6 +539,60 @@ def merge_fleet(e):
 
 # ---- graph --------------------------------------------------------------------------
 
+def long_cycle_dumps(e, n):
+    """Two dumps: one takes classes C0..C{n-1} in order, the other C{n-1} then C0."""
+    def cls(i):
+        return json.dumps({"type": "class", "key": f"lib.so@0x{i:x}", "name": f"C{i}",
+                           "lock_type": "mutex", "site": "static", "at": None})
+
+    def edge(a, b):
+        return json.dumps({"type": "edge", "from": f"lib.so@0x{a:x}", "to": f"lib.so@0x{b:x}",
+                           "types": ["EN"], "gates": [], "from_acquired_at": None, "stack": []})
+    head = '{"type":"ulockdep-graph","version":1,"pid":%d,"program":"/bin/t%d"}'
+    e.write("long_a.graph", "\n".join([head % (1, 1)] + [cls(i) for i in range(n)] +
+                                      [edge(i, i + 1) for i in range(n - 1)]) + "\n")
+    e.write("long_b.graph", "\n".join([head % (2, 2), cls(0), cls(n - 1), edge(n - 1, 0)]) + "\n")
+
+
+@case
+def merge_long_cycle(e):
+    """A cycle longer than a report shows (64 classes) is one report, not one per edge."""
+    long_cycle_dumps(e, 300)
+    rc, reps, err = merge_json(e, "long_a.graph", "long_b.graph")
+    expect(rc == 1 and len(reps) == 1, f"one report for the 300-class cycle, got {len(reps)}",
+           err[-500:])
+    expect(len(reps[0]["cycle"]) <= 65, "cut to 64 classes", len(reps[0]["cycle"]))
+    rc, out, err = e.run("graph", "long_a.graph", "long_b.graph")
+    expect(out.count("cycle") < 10, "graph: one cycle listed", out[-800:])
+
+
+@case
+def parse_endless_lines(e):
+    """A line without an end (a binary file, /dev/zero) is capped, named and ends the file."""
+    env = {"ULOCKDEP_LINE_MAX": "4096"}
+    e.write("zeros.jsonl", "\0" * 10000)
+    e.write("long.jsonl", "x" * 10000 + "\n")
+    for cmd, path in (("report", "zeros.jsonl"), ("report", "long.jsonl"),
+                      ("graph", "zeros.jsonl")):
+        rc, out, err = e.run(cmd, path, env=env)
+        expect(rc == 2 and f"{path}:1: line longer than 4096 bytes; rest of the file skipped"
+               in err, f"{cmd} {path}: named and skipped (exit {rc})", err)
+    rc, out, err = e.run("report", "/dev/zero")  # the real cap, an endless input
+    expect(rc == 2 and "/dev/zero:1: line longer than 16777216 bytes" in err,
+           "report /dev/zero ends", err)
+
+
+@case
+def suppress_nul_byte(e):
+    """A NUL byte in a suppression file costs its line only."""
+    e.write("nul.supp", "self-deadlock:x\0y\nlock-order-inversion:lock_a\n")
+    rc, out, err = e.run("report", "--format", "json", "--suppressions", "nul.supp",
+                         "reports/run1.jsonl")
+    expect("nul.supp:1: contains a NUL byte; line ignored" in err, "the line is named", err)
+    names = [sorted(l["name"] for l in r.get("locks", [])) for r in json_lines(out)]
+    expect(["lock_a", "lock_b"] not in names, "the entry after the NUL still applies", names)
+
+
 @case
 def graph_dot(e):
     rc, out, err = e.run("graph", "--dot", "graphs/cross", "graphs/same/a.graph")
@@ -568,18 +622,109 @@ def run_out(e):
     env = {"ULOCKDEP_OPTIONS": ""}
     opts = run_env(e, "--out", "results/sub", env=env)
     expect(os.path.isdir(e.path("results/sub")), "--out creates the directory")
-    expect(opts == "json_path=@CWD@/results/sub/ulockdep.%p.jsonl:"
+    base, _, errfile = opts.rpartition(":error_file=")
+    expect(base == "json_path=@CWD@/results/sub/ulockdep.%p.jsonl:"
            "log_path=@CWD@/results/sub/ulockdep.%p.log:"
-           "graph_path=@CWD@/results/sub/ulockdep.%p.graph", "defaults, absolute", opts)
+           "graph_path=@CWD@/results/sub/ulockdep.%p.graph:stderr_lines=1:"
+           "skip=ctest,make,ninja", "defaults, absolute", opts)
+    expect("ulockdep-run." in errfile and not os.path.exists(errfile),
+           "an error file, removed at the end", errfile)
     opts = run_env(e, "--out", "results", "--log", "my.log", "-o", "graph_path=g.%p",
-                   "--suppressions", "reports/run1.jsonl",
+                   "--suppressions", "reports/run1.jsonl", "--skip", "meson",
                    env={"ULOCKDEP_OPTIONS": "json_path=x.jsonl:verbosity=0"})
-    expect(opts == "json_path=x.jsonl:verbosity=0:log_path=my.log:graph_path=g.%p:"
-           "suppressions=@CWD@/reports/run1.jsonl", "explicit keys win", opts)
+    expect(opts.startswith("stderr_lines=1:json_path=x.jsonl:verbosity=0:log_path=my.log:"
+                           "graph_path=g.%p:suppressions=@CWD@/reports/run1.jsonl:skip=meson:"
+                           "error_file="), "explicit keys win", opts)
     rc, _, err = e.run("run", "--suppressions", "nope.supp", "--", "true")
     expect(rc == 2 and "nope.supp: No such file" in err, "missing suppressions file", err)
     rc, _, err = e.run("run", "--bogus", "true")
     expect(rc == 2 and "unknown option '--bogus'" in err, "unknown option", err)
+
+
+def need_driver():
+    expect(ARGS.driver, "this case needs --driver (the fork-per-case test driver)")
+    return ARGS.driver
+
+
+def jsonl_reports(e, d):
+    reps = []
+    for name in sorted(os.listdir(e.path(d))):
+        if name.endswith(".jsonl"):
+            with open(e.path(d, name), encoding="utf-8") as f:
+                reps += [json.loads(l) for l in f if l.strip()]
+    return [r for r in reps if r.get("type") != "ulockdep-reports"]  # the process record
+
+
+def lock_names(rep):
+    return sorted(l["name"] for l in rep.get("locks", []))
+
+
+@case
+def run_verdict(e):
+    """A driver that counts only status 1 as a failure hides a child's 66: run must not."""
+    driver, env = need_driver(), {"ULOCKDEP_OPTIONS": ""}
+    rc, out, err = e.run("run", "--out", "out", "--", driver, "cases", env=env)
+    expect("0 of 2 cases failed" in out, "the driver itself saw no failure", out, err)
+    expect(rc == 66, f"run exits with exitcode when a process reported an error, not {rc}", err)
+    expect("1 process reported errors; exit status 66" in err, "run says why", err)
+    reps = jsonl_reports(e, "out")
+    expect([lock_names(r) for r in reps] == [["case_a", "case_b"]], "one report", reps)
+    rc, _, err = e.run("run", "--exitcode", "0", "--out", "out0", "--", driver, "cases", env=env)
+    expect(rc == 0, f"--exitcode 0 keeps the program's status, got {rc}", err)
+    rc, _, err = e.run("run", "--", "sh", "-c", "exit 3", env=env)
+    expect(rc == 3, f"the program's own failure status is passed on, got {rc}", err)
+    rc, _, err = e.run("run", "--", "sh", "-c", "kill -TERM $$", env=env)
+    expect(rc == -15, f"a program killed by a signal: run dies of it too, got {rc}", err)
+
+
+@case
+def run_skip(e):
+    """A test driver (ctest) is not checked; the programs it runs are."""
+    driver, env = need_driver(), {"ULOCKDEP_OPTIONS": ""}
+    shutil.copy(driver, e.path("ctest"))
+    rc, out, err = e.run("run", "--out", "out", "--", "./ctest", "self-then-cases", env=env)
+    names = [lock_names(r) for r in jsonl_reports(e, "out")]
+    expect(names == [["case_a", "case_b"]], "only the child's report, none of ctest's", names,
+           err)
+    expect(rc == 66, f"the child's error still fails the run, got {rc}", err)
+    rc, out, err = e.run("run", "--skip", "make", "--out", "out2", "--", "./ctest",
+                         "self-then-cases", env=env)
+    names = sorted(lock_names(r) for r in jsonl_reports(e, "out2"))
+    expect(names == [["case_a", "case_b"], ["self_a", "self_b"]],
+           "--skip replaces the default list: ctest is checked again", names, err)
+    rc, _, err = e.run("run", "--skip", "a/b", "--", "true", env=env)
+    expect(rc == 2 and "--skip a/b" in err, "a --skip that is not a program name", err)
+
+
+@case
+def run_stderr_lines(e):
+    """Under --out the full reports go to files; the test's stderr still says why it failed."""
+    driver, env = need_driver(), {"ULOCKDEP_OPTIONS": ""}
+    rc, _, err = e.run("run", "--out", "out", "--", driver, "cases", env=env)
+    lines = [l for l in err.splitlines() if "lock-order-inversion" in l]
+    expect(len(lines) == 1 and lines[0].startswith("ulockdep: ERROR: ") and "case_" in lines[0],
+           "one summary line of the report on stderr", err)
+    expect("DEADLOCK" not in err, "not the full report", err)
+
+
+@case
+def run_colon_paths(e):
+    """Paths with ':' are escaped in ULOCKDEP_OPTIONS, not split."""
+    driver, env = need_driver(), {"ULOCKDEP_OPTIONS": ""}
+    rc, _, err = e.run("run", "--log", "a:b.log", "--json", "c:d.jsonl", "--", driver, "cases",
+                       env=env)
+    expect(rc == 66, f"exit status {rc}", err)
+    expect(not os.path.exists(e.path("a")) and "unknown option" not in err,
+           "the path was split at ':'", err)
+    with open(e.path("a:b.log"), encoding="utf-8") as f:
+        expect("possible circular locking dependency" in f.read(), "the log is a:b.log")
+    expect(len(jsonl_reports(e, ".")) == 1, "the JSON file is c:d.jsonl")
+    rc, _, err = e.run("run", "--out", "o:x", "--", driver, "cases", env=env)
+    expect(rc == 66 and len(jsonl_reports(e, "o:x")) == 1, "--out DIR with ':'", err)
+    long_dir = "d" * 600 + ":x"
+    rc, _, err = e.run("run", "--out", long_dir, "--", "true", env=env)
+    expect(rc == 2 and "nothing created" in err and not os.path.exists(e.path(long_dir)),
+           "an --out the library cannot take is refused before anything is created", err)
 
 
 @case
@@ -600,9 +745,12 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ulockdep", required=True)
     ap.add_argument("--valgrind", action="store_true")
+    ap.add_argument("--driver", help="the fork-per-case test driver (fork_driver.c)")
     ap.add_argument("cases", nargs="+")
     ARGS = ap.parse_args()
     ARGS.ulockdep = os.path.abspath(ARGS.ulockdep)
+    if ARGS.driver:
+        ARGS.driver = os.path.abspath(ARGS.driver)
     names = list(CASES) if ARGS.cases == ["all"] else ARGS.cases
     failed = 0
     for name in names:
