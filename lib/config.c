@@ -28,7 +28,8 @@ static const struct option_row options[] = {
     {"json_path", OPT_PATH, OFF(json_path), 0, 0, 0,
      "file for one JSON object per report (%p: pid)"},
     {"graph_path", OPT_PATH, OFF(graph_path), 0, 0, 0,
-     "file for the lock-class graph at exit, for `ulockdep graph/merge` (%p: pid)"},
+     "file for the lock-class graph, created at start, edges appended as recorded, for "
+     "`ulockdep graph/merge` (%p: pid)"},
     {"suppressions", OPT_PATH, OFF(suppressions), 0, 0, 0,
      "file of KIND:PATTERN lines; matching reports are not printed or counted"},
     {"skip", OPT_PATH, OFF(skip), 0, 0, 0,

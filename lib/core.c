@@ -70,6 +70,7 @@ void uld_init(void)
     if (!uld_chain_init((int)uld_config.chain_cache_bits))
         uld_warn("cannot map the chain cache; every acquisition takes the slow path");
     uld_report_open_outputs();
+    uld_graph_dump_open();
     uld_lock_tags = (int)uld_config.lock_tags;
     ok = ok && pthread_key_create(&thread_key, thread_key_destructor) == 0;
     errno = saved;
@@ -1040,6 +1041,8 @@ void uld_fork_child(void)
     uld_arena_after_fork_child();
     uld_bigstack_after_fork_child();
     uld_report_after_fork_child();
+    uld_procfile_after_fork_child();
+    uld_graph_dump_after_fork_child();
     struct uld_thread *self = uld_self == ULD_THREAD_DEAD ? NULL : uld_self;
     uld_threads_after_fork_child(self);
     uld_watchdog_start(); /* the watchdog thread did not survive the fork */

@@ -27,7 +27,15 @@ enum { ULD_STATE_OFF, ULD_STATE_INITIALISING, ULD_STATE_READY, ULD_STATE_FAILED 
 extern _Atomic int uld_signal_handlers ULD_HIDDEN; /* a handler was installed */
 extern struct uld_platform uld_platform ULD_HIDDEN;
 void uld_watchdog_start(void) ULD_HIDDEN;
-void uld_graph_dump(void) ULD_HIDDEN;          /* dump.c */
+/* dump.c: the graph file, written as edges appear (see dump.c) */
+void uld_graph_dump_open(void) ULD_HIDDEN;             /* at start-up */
+int uld_graph_dump_due(void) ULD_HIDDEN;               /* edges changed since written */
+void uld_graph_dump_write(int final) ULD_HIDDEN;       /* report_lock held */
+void uld_graph_dump_after_fork_child(void) ULD_HIDDEN;
+void uld_graph_dump(void) ULD_HIDDEN;                  /* at exit: the rest, then "end" */
+/* procfile.c: each process's own report files, named in their first record */
+void uld_procfile_header(int json, int fd) ULD_HIDDEN; /* output.c, at creation */
+void uld_procfile_after_fork_child(void) ULD_HIDDEN;
 void uld_stats_print(int fd) ULD_HIDDEN;       /* stats.c */
 
 struct uld_thread *uld_thread_attach(void) ULD_HIDDEN;

@@ -92,6 +92,8 @@ enum uld_edge_change uld_graph_add(struct uld_graph *g, struct uld_node *from,
         int new_type = !(e->types & type);
         e->types |= (uint8_t)type;
         int fewer_gates = intersect_gates(e, gates, ngates);
+        if (new_type || fewer_gates)
+            g->version++;
         return new_type      ? ULD_EDGE_NEW_TYPE
                : fewer_gates ? ULD_EDGE_FEWER_GATES
                              : ULD_EDGE_SAME;
@@ -117,6 +119,7 @@ enum uld_edge_change uld_graph_add(struct uld_graph *g, struct uld_node *from,
     }
     link_edge(e);
     g->nedges++;
+    g->version++;
     total_edges++;
     *edge = e;
     return ULD_EDGE_NEW;

@@ -51,6 +51,7 @@ struct uld_edge {
     struct uld_edge *out_next, *out_prev, *in_next, *in_prev;
     uint8_t types;            /* ULD_DEP_* seen so far */
     uint8_t ngates;
+    uint8_t dumped_types, dumped_ngates; /* class graph: as last written (dump.c) */
     uint32_t gates[ULD_MAX_GATES]; /* exclusive locks held at every recording */
     /* first recording, for reports */
     struct uld_lock *from_lock, *to_lock; /* valid while their ids match */
@@ -67,6 +68,7 @@ struct uld_graph {
     const char *name;
     struct uld_edge *edges;   /* uthash by key */
     long nedges;
+    _Atomic unsigned long version; /* bumped by every change to an edge (dump.c) */
 };
 
 enum uld_edge_change {

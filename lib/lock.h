@@ -25,6 +25,7 @@ struct uld_class_key {
 struct uld_class {
     struct uld_class_key k;
     uint32_t ninstances;
+    uint32_t nlive, max_live; /* instances alive now / at most at once (subclass 0 only) */
     uint8_t type;         /* lock type of its first instance */
     char *name;           /* annotation name, else NULL (derived at report time) */
     struct uld_class *base; /* the subclass-0 class */

@@ -341,6 +341,8 @@ struct uld_lock *uld_lock_create(uintptr_t addr, struct uld_lockdesc d, int site
     l->site_ip = ip;
     l->cls = cls;
     l->ordinal = ++cls->ninstances;
+    if (++cls->nlive > cls->max_live) /* one object or many, for merged graphs */
+        cls->max_live = cls->nlive;
     if (uld_is_wait_type(d.type) && !(l->wait = uld_alloc(sizeof(*l->wait)))) {
         l->next_free = free_records;
         free_records = l;
@@ -406,6 +408,8 @@ void uld_lock_forget(struct uld_lock *l)
         uld_free(l->name, strlen(l->name) + 1);
     if (l->wait)
         uld_free(l->wait, sizeof(*l->wait));
+    if (l->cls && l->cls->nlive)
+        l->cls->nlive--;
     atomic_store_explicit(&l->addr, 0, memory_order_release);
     l->next_free = free_records;
     free_records = l;

@@ -28,6 +28,7 @@
 #include "output.h"
 
 #include "config.h"
+#include "core.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -55,6 +56,7 @@ static struct output outputs[ULD_OUT_N] = {
     [ULD_OUT_STDERR] = { .fd = 2, .option = "stderr" }, /* unchecked until uld_output_init() */
     [ULD_OUT_LOG] = { .fd = -1, .option = "log_path" },
     [ULD_OUT_JSON] = { .fd = -1, .option = "json_path" },
+    [ULD_OUT_GRAPH] = { .fd = -1, .option = "graph_path" },
 };
 static _Atomic int stderr_known; /* identity of fd 2 recorded */
 static struct uld_mutex reopen_lock;
@@ -142,7 +144,9 @@ void uld_output_open_failed(const char *option, const char *path, int err, const
 
 static const char *fallback(enum uld_out which)
 {
-    return which == ULD_OUT_LOG ? "reports go to stderr" : "no JSON output";
+    return which == ULD_OUT_LOG    ? "reports go to stderr"
+           : which == ULD_OUT_GRAPH ? "no graph written"
+                                    : "no JSON output";
 }
 
 static int open_at(struct output *o, int create)
@@ -198,6 +202,16 @@ int uld_output_open(enum uld_out which, const char *path)
     return 0;
 }
 
+int uld_output_reopen(enum uld_out which, const char *path)
+{
+    struct output *o = &outputs[which];
+    int old = atomic_exchange(&o->fd, -1);
+    if (old >= 0 && same_file(old, o->dev, o->ino))
+        close(old); /* ours: the child's copy of the parent's descriptor */
+    atomic_store(&o->failed, 0);
+    return uld_output_open(which, path);
+}
+
 /* An output that cannot be used any more: say so once. */
 static void fail(enum uld_out which, int err, int opening)
 {
@@ -223,6 +237,8 @@ static int first_open(enum uld_out which)
         if (fd < 0)
             fail(which, errno, 1);
         atomic_store(&o->fd, fd);
+        if (fd >= 0 && (which == ULD_OUT_LOG || which == ULD_OUT_JSON))
+            uld_procfile_header(which == ULD_OUT_JSON, fd); /* names the process */
     }
     uld_mutex_unlock(&reopen_lock);
     return fd;

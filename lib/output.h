@@ -4,12 +4,15 @@
 
 #include "internal.h"
 
-enum uld_out { ULD_OUT_STDERR, ULD_OUT_LOG, ULD_OUT_JSON, ULD_OUT_N };
+enum uld_out { ULD_OUT_STDERR, ULD_OUT_LOG, ULD_OUT_JSON, ULD_OUT_GRAPH, ULD_OUT_N };
 
 void uld_output_init(void) ULD_HIDDEN; /* remember what fd 2 is */
 /* Set the file of an output; it is created at its first write.  0, or -1
  * (errno) when the path cannot be used. */
 int uld_output_open(enum uld_out which, const char *path) ULD_HIDDEN;
+/* A fork child's own file instead of its parent's: close the inherited
+ * descriptor if it still names the parent's file, then set path. */
+int uld_output_reopen(enum uld_out which, const char *path) ULD_HIDDEN;
 /* Create or open an output file the safe way (output.c), high up; -1 with
  * errno (ELOOP: a symbolic link, ENXIO: a FIFO nobody reads, EPERM: planted). */
 int uld_output_create(const char *path, int truncate) ULD_HIDDEN;

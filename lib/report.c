@@ -12,6 +12,7 @@
 #include "report.h"
 
 #include "chain.h"
+#include "core.h"
 #include "config.h"
 #include "graph.h"
 #include "hooks.h"
@@ -122,7 +123,7 @@ static int is_kind_name(const char *kind)
     for (int i = 0; i < ULD_R_KINDS; i++)
         if (kind_names[i] && !strcmp(kind_names[i], kind))
             return 1;
-    return !strcmp(kind, "cross-run-cycle");
+    return !strcmp(kind, "cross-run-cycle") || !strcmp(kind, "cross-run-class-cycle");
 }
 
 static void suppression_error(const char *file, int line, const char *why)
@@ -431,7 +432,7 @@ static int pending_urgent(void)
 static void flush_on_stack(void *unused)
 {
     (void)unused;
-    while (atomic_load(&pending)) {
+    while (atomic_load(&pending) || (!uld_in_signal_handler() && uld_graph_dump_due())) {
         if (!uld_mutex_trylock(&report_lock))
             return; /* the holder prints ours before it lets go */
         if (!emit_buf)
@@ -453,6 +454,8 @@ static void flush_on_stack(void *unused)
             uld_free(fifo, sizeof(*fifo));
             fifo = next;
         }
+        if (!uld_in_signal_handler()) /* names frames: not in a handler */
+            uld_graph_dump_write(0);
         uld_mutex_unlock(&report_lock);
     }
 }
@@ -464,7 +467,7 @@ void uld_report_flush(void)
      * is about to hang, leave the reports to the next flush outside a handler. */
     if (uld_in_signal_handler() && !pending_urgent())
         return;
-    if (atomic_load(&pending))
+    if (atomic_load(&pending) || uld_graph_dump_due()) /* reports, or new edges to append */
         uld_bigstack_run(flush_on_stack, NULL);
 }
 

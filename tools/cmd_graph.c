@@ -102,9 +102,9 @@ static void print_text(struct sbuf *b, struct graph_ctx *g, const struct lg_edge
                        size_t nedges)
 {
     const struct lg_store *st = g->st;
-    sbuf_printf(b, "ulockdep graph: %zu classes, %zu edges, %ld cycle%s from %zu dump%s\n",
-                st->nclasses, nedges, g->ncycles, g->ncycles == 1 ? "" : "s", st->ninputs,
-                st->ninputs == 1 ? "" : "s");
+    sbuf_printf(b, "ulockdep graph: %zu classes, %zu edges, %ld cycle%s from %ld dump%s\n",
+                st->nclasses, nedges, g->ncycles, g->ncycles == 1 ? "" : "s", st->ndumps,
+                st->ndumps == 1 ? "" : "s");
     sbuf_puts(b, "classes:\n");
     for (size_t i = 0; i < st->nclasses; i++) {
         const struct lg_class *c = &st->classes[i];
@@ -147,9 +147,11 @@ static int write_all(const struct sbuf *b, const char *path)
 static int render(struct lg_store *st, int dot, const char *output)
 {
     struct graph_ctx g = {.st = st};
-    struct lg_edge *edges;
-    size_t nedges = lg_edges(st, -1, &edges);
-    lg_cycles(st, -1, on_cycle, &g);
+    size_t nedges = st->nedges;
+    struct lg_edge *edges = xcalloc(nedges + 1, sizeof(*edges));
+    for (size_t i = 0; i < nedges; i++)
+        edges[i] = st->edges[i].e;
+    lg_union_cycles(st, on_cycle, &g);
     struct sbuf out = {0};
     if (dot)
         print_dot(&out, &g, edges, nedges);
@@ -197,7 +199,7 @@ int cmd_graph(int argc, char **argv)
         if (pathlist_add(&inputs, argv[i], ".graph") < 0)
             st.io_errors++;
     for (size_t i = 0; i < inputs.n; i++)
-        lg_load(&st, inputs.paths[i]);
+        lg_load(&st, inputs.paths[i], 0);
     int rc = render(&st, dot, output);
     int status = rc < 0 || st.io_errors || st.bad_lines ? 2 : 0;
     pathlist_free(&inputs);

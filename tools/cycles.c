@@ -19,14 +19,38 @@ _Static_assert(LG_MAX_CYCLE == ULD_MAX_CYCLE, "cycle length differs from lib/");
 
 struct cgraph {
     struct uld_graph g;
-    struct uld_node *nodes; /* class index i is node id i + 1 */
+    struct uld_node *nodes; /* one per class the edges name; id: class index + 1 */
     size_t nnodes;
-    struct uld_edge **edges; /* in the order first recorded */
-    size_t nedges, capedges;
     int full; /* the edge table filled up */
 };
 
-static void cg_build(struct cgraph *cg, const struct lg_store *st, int input)
+/* Class index -> node slot of the graph being built (valid when slot_gen matches). */
+static int *slot, *slot_gen;
+static size_t nslot;
+static int build_gen;
+
+static void mark(struct cgraph *cg, int *classes, int cls)
+{
+    if ((size_t)cls >= nslot) {
+        size_t old = nslot, cap = old;
+        xgrow(&slot, &nslot, (size_t)cls + 1, sizeof(int));
+        xgrow(&slot_gen, &cap, nslot, sizeof(int));
+        memset(slot_gen + old, 0, (nslot - old) * sizeof(int));
+    }
+    if (slot_gen[cls] != build_gen) {
+        slot_gen[cls] = build_gen;
+        classes[cg->nnodes++] = cls;
+    }
+}
+
+static int by_int(const void *a, const void *b)
+{
+    return *(const int *)a - *(const int *)b;
+}
+
+/* Nodes in class order (the order the classes were first seen), so the search
+ * and its output do not depend on the order of the edges. */
+static void cg_build(struct cgraph *cg, const struct lg_edge *edges, size_t n)
 {
     static int configured;
     if (!configured) {
@@ -35,26 +59,29 @@ static void cg_build(struct cgraph *cg, const struct lg_store *st, int input)
     }
     memset(cg, 0, sizeof(*cg));
     cg->g.name = "merged";
-    cg->nnodes = st->nclasses;
-    cg->nodes = xcalloc(cg->nnodes, sizeof(struct uld_node));
-    for (size_t i = 0; i < cg->nnodes; i++)
-        uld_node_init(&cg->nodes[i], (uint32_t)i + 1, 0, NULL);
-    for (size_t i = 0; i < st->nrecords; i++) {
-        const struct lg_record *r = &st->records[i];
-        if (input >= 0 && r->input != input)
-            continue;
+    int *classes = xmalloc((2 * n + 1) * sizeof(int)); /* at most two per edge */
+    build_gen++;
+    for (size_t i = 0; i < n; i++) {
+        mark(cg, classes, edges[i].from);
+        mark(cg, classes, edges[i].to);
+    }
+    qsort(classes, cg->nnodes, sizeof(int), by_int);
+    cg->nodes = xcalloc(cg->nnodes + 1, sizeof(struct uld_node));
+    for (size_t i = 0; i < cg->nnodes; i++) {
+        slot[classes[i]] = (int)i;
+        uld_node_init(&cg->nodes[i], (uint32_t)classes[i] + 1, 0, NULL);
+    }
+    free(classes);
+    for (size_t i = 0; i < n; i++) {
+        const struct lg_edge *r = &edges[i];
+        struct uld_node *from = &cg->nodes[slot[r->from]], *to = &cg->nodes[slot[r->to]];
         for (unsigned t = 0; t < 4; t++) {
             if (!(r->types & (1u << t)))
                 continue;
             struct uld_edge *e;
-            enum uld_edge_change ch = uld_graph_add(&cg->g, &cg->nodes[r->from], &cg->nodes[r->to],
-                                                    1u << t, r->gates, r->ngates, &e);
-            if (ch == ULD_EDGE_FULL) {
+            if (uld_graph_add(&cg->g, from, to, 1u << t, r->gates, r->ngates, &e) ==
+                ULD_EDGE_FULL)
                 cg->full = 1;
-            } else if (ch == ULD_EDGE_NEW) {
-                xgrow(&cg->edges, &cg->capedges, cg->nedges + 1, sizeof(*cg->edges));
-                cg->edges[cg->nedges++] = e;
-            }
         }
     }
 }
@@ -64,7 +91,6 @@ static void cg_free(struct cgraph *cg)
     for (size_t i = 0; i < cg->nnodes; i++)
         uld_graph_remove_node(&cg->g, &cg->nodes[i]);
     free(cg->nodes);
-    free(cg->edges);
 }
 
 /* As lib/check.c common_gate(): a gate of the closing edge on every path edge. */
@@ -234,10 +260,12 @@ static void check_into(struct search *s, struct uld_node *v, int rread)
     }
 }
 
-int lg_cycles(const struct lg_store *st, int input, lg_cycle_fn *fn, void *ctx)
+int lg_cycles(const struct lg_store *st, const struct lg_edge *edges, size_t n, lg_cycle_fn *fn,
+              void *ctx)
 {
+    (void)st;
     struct cgraph cg;
-    cg_build(&cg, st, input);
+    cg_build(&cg, edges, n);
     if (cg.full)
         tool_error("more than %ld dependency edges: the rest are ignored", uld_config.max_edges);
     int *comp = components(&cg);
@@ -254,16 +282,14 @@ int lg_cycles(const struct lg_store *st, int input, lg_cycle_fn *fn, void *ctx)
     return s.truncated ? -1 : s.found;
 }
 
-size_t lg_edges(const struct lg_store *st, int input, struct lg_edge **out)
+int lg_union_cycles(const struct lg_store *st, lg_cycle_fn *fn, void *ctx)
 {
-    struct cgraph cg;
-    cg_build(&cg, st, input);
-    *out = xcalloc(cg.nedges, sizeof(struct lg_edge));
-    for (size_t i = 0; i < cg.nedges; i++)
-        to_lg_edge(cg.edges[i], &(*out)[i]);
-    size_t n = cg.nedges;
-    cg_free(&cg);
-    return n;
+    struct lg_edge *edges = xcalloc(st->nedges + 1, sizeof(*edges));
+    for (size_t i = 0; i < st->nedges; i++)
+        edges[i] = st->edges[i].e;
+    int r = lg_cycles(st, edges, st->nedges, fn, ctx);
+    free(edges);
+    return r;
 }
 
 static int by_str(const void *a, const void *b)

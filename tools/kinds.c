@@ -59,7 +59,12 @@ static const struct kind_info kinds[] = {
      "the report lists each with what it holds and waits for."},
     {"cross-run-cycle", "error", "Lock order cycle across processes",
      "The lock-class graphs of several processes, merged, contain a deadlocking cycle that no "
-     "single process recorded: the orders are incompatible even though no one run showed it."},
+     "single process recorded: the orders are incompatible even though no one run showed it. "
+     "Every class of the cycle stands for one object (a static lock, or one live instance in "
+     "every process that recorded its edges)."},
+    {"cross-run-class-cycle", "warning", "Lock class order cycle across processes",
+     "As cross-run-cycle, but some class of the cycle had several live instances in a process "
+     "that recorded its edges: the orders may concern different objects of that class."},
 };
 
 const struct kind_info *kind_find(const char *name)

@@ -17,15 +17,16 @@
 /* One option of report and merge; returns 1 if taken, -1 after an error line. */
 static int emit_option(struct emit_opts *o, int opt, const char *arg)
 {
-    static const char *const names[] = {"text", "json", "sarif", "github"};
+    static const char *const names[] = {"text", "json", "sarif", "github", "html"};
     switch (opt) {
     case 'f':
-        for (int i = 0; i < 4; i++)
+        for (int i = 0; i < 5; i++)
             if (!strcmp(arg, names[i])) {
                 o->fmt = (enum out_format)i;
                 return 1;
             }
-        tool_error("%s: unknown format '%s' (text, json, sarif or github)", o->command, arg);
+        tool_error("%s: unknown format '%s' (text, json, sarif, github or html)", o->command,
+                   arg);
         return -1;
     case 'O':
         o->output = arg;
@@ -40,6 +41,25 @@ static int emit_option(struct emit_opts *o, int opt, const char *arg)
     case 'g':
         o->gen = 1;
         return 1;
+    case 'S':
+        o->source_root = arg;
+        return 1;
+    }
+    if ((opt == 'W' || opt == 'B') && strcmp(o->command, "merge")) {
+        tool_error("%s: --write-graph and --baseline are options of merge", o->command);
+        return -1;
+    }
+    switch (opt) {
+    case 'W':
+        o->write_graph = arg;
+        return 1;
+    case 'B':
+        if (o->nbaseline == (int)(sizeof(o->baseline) / sizeof(o->baseline[0]))) {
+            tool_error("%s: too many --baseline files", o->command);
+            return -1;
+        }
+        o->baseline[o->nbaseline++] = arg;
+        return 1;
     }
     return 0;
 }
@@ -52,6 +72,9 @@ int emit_parse_args(int argc, char **argv, struct emit_opts *o)
         {"output", required_argument, NULL, 'O'},
         {"suppressions", required_argument, NULL, 's'},
         {"gen-suppressions", no_argument, NULL, 'g'},
+        {"write-graph", required_argument, NULL, 'W'},
+        {"baseline", required_argument, NULL, 'B'},
+        {"source-root", required_argument, NULL, 'S'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -256,7 +279,9 @@ int emit_reports(struct report_set *s, const struct emit_opts *o)
     else if (o->fmt == FMT_JSON)
         out_json(&out, s);
     else if (o->fmt == FMT_SARIF)
-        out_sarif(&out, s);
+        out_sarif(&out, s, o->source_root);
+    else if (o->fmt == FMT_HTML)
+        out_html(&out, s, sbuf_cstr(&sum));
     else
         out_github(&out, s);
     if (o->fmt == FMT_TEXT && !o->gen)

@@ -10,7 +10,7 @@
 #include "reports.h"
 #include "util.h"
 
-enum out_format { FMT_TEXT, FMT_JSON, FMT_SARIF, FMT_GITHUB };
+enum out_format { FMT_TEXT, FMT_JSON, FMT_SARIF, FMT_GITHUB, FMT_HTML };
 
 struct emit_opts {
     enum out_format fmt;
@@ -20,6 +20,11 @@ struct emit_opts {
     int gen;             /* --gen-suppressions */
     const char *command; /* "report" or "merge", for the summary */
     const char *context; /* " from 3 processes in 2 files" */
+    /* merge only */
+    const char *write_graph;   /* --write-graph FILE */
+    const char *baseline[16];  /* --baseline FILE */
+    int nbaseline;
+    const char *source_root;   /* --source-root DIR (SARIF) */
 };
 
 /* Parse a subcommand's options into o (getopt_long; on return optind is the
@@ -38,7 +43,11 @@ int emit_reports(struct report_set *s, const struct emit_opts *o);
 void out_text(struct sbuf *b, const struct report_set *s);
 void out_json(struct sbuf *b, struct report_set *s);
 void out_github(struct sbuf *b, const struct report_set *s);
-void out_sarif(struct sbuf *b, const struct report_set *s);
+/* One self-contained page (html.c); summary: the summary line. */
+void out_html(struct sbuf *b, const struct report_set *s, const char *summary);
+/* Files under source_root (NULL: the current directory) get URIs relative to
+ * it with uriBaseId SRCROOT; others absolute file:// URIs. */
+void out_sarif(struct sbuf *b, const struct report_set *s, const char *source_root);
 
 /* GitHub workflow-command escaping: data (%, CR, LF) or a property (also : and ,). */
 void github_escape(struct sbuf *b, const char *s, int property);

@@ -121,6 +121,12 @@ static void load_line(struct loader *ld, const char *line, size_t len)
         ld->s->io_errors++;
         ld->stop = 1;
         jv_free(r);
+    } else if (type && !strcmp(type, "ulockdep-reports")) {
+        /* a process's first record: counted even when it reported nothing */
+        char num[32];
+        snprintf(num, sizeof(num), "%ld", jv_int(jv_get(r, "pid"), -1));
+        strmap_put(&ld->s->pids, num, 1);
+        jv_free(r);
     } else if (!jv_get_str(r, "kind")) {
         malformed(ld, "not a ulockdep report (no \"kind\" string)");
         jv_free(r);

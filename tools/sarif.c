@@ -8,6 +8,7 @@
 
 #include "kinds.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #ifndef ULD_VERSION
@@ -18,6 +19,42 @@
 #endif
 
 #define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
+
+#define SRCROOT "SRCROOT"
+
+static char *source_root; /* absolute, ending in '/' (out_sarif) */
+
+/* The artifactLocation of a file: relative to the source root when under it. */
+static struct jv *artifact(const char *file)
+{
+    struct jv *art = jv_object();
+    struct sbuf uri = {0};
+    size_t n = strlen(source_root);
+    if (file[0] != '/' || !strncmp(file, source_root, n)) {
+        uri_encode(&uri, file[0] == '/' ? file + n : file);
+        jv_set(art, "uri", jv_string(sbuf_cstr(&uri)));
+        jv_set(art, "uriBaseId", jv_string(SRCROOT));
+    } else {
+        sbuf_puts(&uri, "file://");
+        uri_encode(&uri, file);
+        jv_set(art, "uri", jv_string(sbuf_cstr(&uri)));
+    }
+    sbuf_free(&uri);
+    return art;
+}
+
+static void set_source_root(const char *dir)
+{
+    char *abs = realpath(dir ? dir : ".", NULL);
+    struct sbuf b = {0};
+    sbuf_puts(&b, abs ? abs : (dir ? dir : "."));
+    if (b.len == 0 || b.s[b.len - 1] != '/')
+        sbuf_putc(&b, '/');
+    free(abs);
+    free(source_root);
+    source_root = xstrdup(sbuf_cstr(&b));
+    sbuf_free(&b);
+}
 
 static struct jv *text_obj(const char *text)
 {
@@ -32,11 +69,8 @@ static struct jv *physical(const struct jv *frame)
     const char *file = jv_get_str(frame, "file");
     if (!file || !*file)
         return NULL;
-    struct sbuf uri = {0};
-    path_uri(&uri, file);
-    struct jv *art = jv_object(), *phys = jv_object(), *loc = jv_object();
-    jv_set(art, "uri", jv_string(sbuf_cstr(&uri)));
-    jv_set(phys, "artifactLocation", art);
+    struct jv *phys = jv_object(), *loc = jv_object();
+    jv_set(phys, "artifactLocation", artifact(file));
     long line = jv_int(jv_get(frame, "line"), 0);
     if (line > 0) {
         struct jv *region = jv_object();
@@ -44,7 +78,6 @@ static struct jv *physical(const struct jv *frame)
         jv_set(phys, "region", region);
     }
     jv_set(loc, "physicalLocation", phys);
-    sbuf_free(&uri);
     return loc;
 }
 
@@ -197,8 +230,9 @@ static long rule_index(struct jv *rules, const struct jv *r)
     return (long)rules->n - 1;
 }
 
-void out_sarif(struct sbuf *b, const struct report_set *s)
+void out_sarif(struct sbuf *b, const struct report_set *s, const char *root)
 {
+    set_source_root(root);
     struct jv *log = jv_object(), *runs = jv_array(), *run = jv_object();
     struct jv *tool = jv_object(), *driver = jv_object(), *rules = jv_array();
     struct jv *results = jv_array();
@@ -214,10 +248,20 @@ void out_sarif(struct sbuf *b, const struct report_set *s)
     jv_set(driver, "rules", rules);
     jv_set(tool, "driver", driver);
     jv_set(run, "tool", tool);
+    struct jv *bases = jv_object(), *srcroot = jv_object();
+    struct sbuf uri = {0};
+    sbuf_puts(&uri, "file://");
+    uri_encode(&uri, source_root);
+    jv_set(srcroot, "uri", jv_string(sbuf_cstr(&uri)));
+    jv_set(bases, SRCROOT, srcroot);
+    jv_set(run, "originalUriBaseIds", bases);
+    sbuf_free(&uri);
     jv_set(run, "results", results);
     jv_push(runs, run);
     jv_set(log, "runs", runs);
     jv_write(b, log, 2);
     sbuf_putc(b, '\n');
     jv_free(log);
+    free(source_root);
+    source_root = NULL;
 }

@@ -300,11 +300,16 @@ const char *path_basename(const char *file)
 
 void path_uri(struct sbuf *b, const char *file)
 {
-    static const char hex[] = "0123456789ABCDEF";
     const char *rel = path_relative(file);
     if (rel[0] == '/')
         sbuf_puts(b, "file://");
-    for (const unsigned char *p = (const unsigned char *)rel; *p; p++) {
+    uri_encode(b, rel);
+}
+
+void uri_encode(struct sbuf *b, const char *path)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
         if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
             strchr("-._~/!$&'()*+,;=@", *p)) {
             sbuf_putc(b, (char)*p);

@@ -66,6 +66,8 @@ const char *path_relative(const char *file);
  * else file:///abs; percent-encoded. */
 void path_uri(struct sbuf *b, const char *file);
 const char *path_basename(const char *file);
+/* Percent-encode a path for a URI (`/` kept). */
+void uri_encode(struct sbuf *b, const char *path);
 
 /* FNV-1a, as the library hashes report signatures (lib/report.c). */
 uint64_t fnv_str(uint64_t h, const char *s);

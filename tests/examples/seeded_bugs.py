@@ -32,7 +32,8 @@ def run(preload, argv, seconds):
         reports = []
         if os.path.exists(json_path):
             with open(json_path) as f:
-                reports = [json.loads(line) for line in f if line.strip()]
+                reports = [r for r in (json.loads(line) for line in f if line.strip())
+                           if r.get("type") != "ulockdep-reports"]
         return proc, reports
 
 

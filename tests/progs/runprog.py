@@ -24,6 +24,12 @@ The expectations are directives in comment lines of the program's source
     ENV: KEY=VALUE               extra environment (repeatable)
     HANGS: S                     the program deadlocks: SIGKILL it after S s
     TIMEOUT: S                   this program's time limit (default 30 s)
+    EXPECT-GRAPH-EDGE: FROM TO   some process's graph dump (graph_path, one file per
+                                 process) holds an edge between classes named so (globs)
+    EXPECT-GRAPH-INCOMPLETE: N   that many dumps lack their final record (killed)
+
+A program that exits 77 after printing "SKIP:" on stderr is skipped (it
+needs something the machine lacks).
 
 In a stderr regex, {{line:NAME}} stands for the number of the source line
 marked with the comment `@line:NAME`.
@@ -76,7 +82,8 @@ EXIT_ON_ERROR = 66
 DEFAULT_TIMEOUT = 30.0
 
 DIRECTIVES = ("EXPECT", "EXPECT-EXIT", "EXPECT-SIGNAL", "EXPECT-STDERR", "EXPECT-NOT-STDERR",
-              "EXPECT-MAX-LINES", "OPTIONS", "ARGS", "ENV", "HANGS", "TIMEOUT")
+              "EXPECT-MAX-LINES", "OPTIONS", "ARGS", "ENV", "HANGS", "TIMEOUT",
+              "EXPECT-GRAPH-EDGE", "EXPECT-GRAPH-INCOMPLETE")
 # A comment line: `// X`, `/* X */` or ` * X` inside a block comment.
 COMMENT_RE = re.compile(r"^\s*(?://+|/\*+|\*+)\s?(.*?)\s*(?:\*/)?\s*$")
 DIRECTIVE_RE = re.compile(r"^([A-Z][A-Z-]*)\s*:\s?(.*)$")
@@ -119,6 +126,8 @@ class Spec:
         self.env = {}
         self.hangs = None
         self.timeout = None
+        self.graph_edges = []        # EXPECT-GRAPH-EDGE: (from glob, to glob)
+        self.graph_incomplete = None
 
     def expected_exit(self):
         if self.exit_status is not None:
@@ -248,6 +257,15 @@ def parse_source(path):
             spec.hangs = parse_seconds(value, "HANGS", lineno)
         elif name == "TIMEOUT":
             spec.timeout = parse_seconds(value, "TIMEOUT", lineno)
+        elif name == "EXPECT-GRAPH-EDGE":
+            words = shlex.split(value)
+            if len(words) != 2:
+                raise DirectiveError(f"line {lineno}: EXPECT-GRAPH-EDGE wants FROM TO")
+            spec.graph_edges.append(tuple(words))
+        elif name == "EXPECT-GRAPH-INCOMPLETE":
+            if not re.fullmatch(r"\d+", value):
+                raise DirectiveError(f"line {lineno}: EXPECT-GRAPH-INCOMPLETE wants a count")
+            spec.graph_incomplete = int(value)
     if not spec.expects and not spec.expect_none:
         raise DirectiveError("no EXPECT line: write 'EXPECT: none' for a program that must stay clean")
     if spec.expect_none and spec.expects:
@@ -331,6 +349,8 @@ def load_reports(path):
         except ValueError as e:
             problems.append(f"report line {n} is not JSON ({e}): {line[:200]!r}")
             continue
+        if isinstance(rec, dict) and rec.get("type") == "ulockdep-reports":
+            continue  # the process's first record: which program wrote the file
         if not isinstance(rec, dict) or not isinstance(rec.get("kind"), str):
             problems.append(f"report line {n} has no \"kind\": {line[:200]!r}")
             continue
@@ -414,6 +434,8 @@ def check_native(args, spec, name):
     limit = spec.timeout or args.timeout
     with tempfile.TemporaryDirectory(prefix="runprog-") as tmp:
         run = run_program([args.prog] + spec.args, env, tmp, limit)
+    if skipped(run, name):
+        return EXIT_SKIP
     failures = []
     if run.timed_out:
         failures.append(f"timed out after {limit:g} s (natively every program must finish by itself)")
@@ -429,6 +451,50 @@ def check_native(args, spec, name):
     return EXIT_PASS
 
 
+def load_graphs(tmp):
+    """Every graph dump in tmp: [(edges as {(from name, to name)}, ended)]."""
+    dumps = []
+    for f in sorted(os.listdir(tmp)):
+        if not f.endswith(".graph"):
+            continue
+        names, edges, ended = {}, set(), False
+        with open(os.path.join(tmp, f), encoding="utf-8", errors="replace") as fh:
+            for line in fh:
+                try:
+                    r = json.loads(line)
+                except ValueError:
+                    continue  # a line cut short by a kill
+                if r.get("type") == "class":
+                    names[r["key"]] = r["name"]
+                elif r.get("type") == "edge":
+                    edges.add((r["from"], r["to"]))
+                elif r.get("type") == "end":
+                    ended = True
+        dumps.append(({(names.get(a, a), names.get(b, b)) for a, b in edges}, ended))
+    return dumps
+
+
+def graph_failures(spec, dumps):
+    failures = []
+    for a, b in spec.graph_edges:
+        if not any(fnmatch.fnmatchcase(x, a) and fnmatch.fnmatchcase(y, b)
+                   for edges, _ in dumps for x, y in edges):
+            failures.append(f"no graph dump holds an edge {a} -> {b} "
+                            f"(dumps: {[sorted(e) for e, _ in dumps]})")
+    incomplete = sum(1 for _, ended in dumps if not ended)
+    if spec.graph_incomplete is not None and incomplete != spec.graph_incomplete:
+        failures.append(f"{incomplete} graph dump(s) without their final record, "
+                        f"expected {spec.graph_incomplete}")
+    return failures
+
+
+def skipped(run, name):
+    if run.returncode == EXIT_SKIP and "SKIP:" in run.stderr:
+        print(f"SKIP {name}: " + run.stderr[run.stderr.index("SKIP:") + 5:].strip().splitlines()[0])
+        return True
+    return False
+
+
 def check_preload(args, spec, name):
     preload = os.path.abspath(args.preload)
     if not os.path.isfile(preload):
@@ -436,7 +502,10 @@ def check_preload(args, spec, name):
         return EXIT_FAIL
     with tempfile.TemporaryDirectory(prefix="runprog-") as tmp:
         json_path = os.path.join(tmp, "reports.jsonl")
-        options = ":".join([f"json_path={json_path}", f"exitcode={EXIT_ON_ERROR}"] + spec.options)
+        graph = ([f"graph_path={os.path.join(tmp, 'ulockdep.%p.graph')}"]
+                 if spec.graph_edges or spec.graph_incomplete is not None else [])
+        options = ":".join([f"json_path={json_path}", f"exitcode={EXIT_ON_ERROR}"] + graph +
+                           spec.options)
         env = dict(os.environ)
         env.update(spec.env)
         env["LD_PRELOAD"] = preload
@@ -444,8 +513,11 @@ def check_preload(args, spec, name):
         limit = spec.hangs if spec.hangs is not None else (spec.timeout or args.timeout)
         run = run_program([args.prog] + spec.args, env, tmp, limit)
         reports, problems = load_reports(json_path)
+        dumps = load_graphs(tmp)
 
-    failures = list(problems)
+    if skipped(run, name):
+        return EXIT_SKIP
+    failures = list(problems) + graph_failures(spec, dumps)
     if re.search(r"ld\.so: object .* cannot be preloaded", run.stderr):
         failures.append("the dynamic loader could not preload the library (see stderr)")
     if spec.signal is not None:

@@ -171,6 +171,22 @@ def report_sarif(e):
     expect(self_dl == "file:///opt/src/lib%20table.c", "absolute file:// uri outside cwd", self_dl)
     expect(res[1]["message"]["text"] == "possible recursive locking detected: table+0x28",
            "message text", res[1]["message"])
+    art = loc["artifactLocation"]
+    expect(art.get("uriBaseId") == "SRCROOT" and run["originalUriBaseIds"]["SRCROOT"]["uri"] ==
+           "file://" + e.dir + "/", "relative URIs name the source root (default: here)", art,
+           run.get("originalUriBaseIds"))
+    expect("uriBaseId" not in res[1]["locations"][0]["physicalLocation"]["artifactLocation"],
+           "an absolute URI has no base")
+    # --source-root: a CI checkout elsewhere than the current directory
+    os.makedirs(e.path("src"), exist_ok=True)
+    rc, out, err = e.run("report", "--format", "sarif", "--source-root", "src", "reports")
+    doc = json.loads(out)
+    sarif_check.check(doc)
+    run = doc["runs"][0]
+    art = run["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
+    expect(art == {"uri": "abba.c", "uriBaseId": "SRCROOT"} and
+           run["originalUriBaseIds"]["SRCROOT"]["uri"] == "file://@CWD@/src/",
+           "relative to --source-root", art, run["originalUriBaseIds"])
 
 
 @case
@@ -362,7 +378,7 @@ def merge_malformed(e):
     errs = err.splitlines()
     expect(errs[:5] == [
         "ulockdep: graphs/bad/a.graph:3: edge type is not one of EN, ER, SN, SR; line skipped",
-        "ulockdep: graphs/bad/a.graph:4: not a class or edge line; line skipped",
+        "ulockdep: graphs/bad/a.graph:4: not a class, edge, cycle or end line; line skipped",
         "ulockdep: graphs/bad/a.graph:5: invalid JSON at column 44: expected ',' or '}' in an "
         "object; line skipped",
         "ulockdep: graphs/bad/noheader.graph:1: not a ulockdep graph dump (the first line is "
@@ -372,6 +388,153 @@ def merge_malformed(e):
     expect(len(reps) == 1 and rc == 1, "the good lines still merge", reps)
     rc, reps, err = merge_json(e, "graphs/bad/noheader.graph")
     expect(rc == 2 and reps == [], f"exit status {rc}: unreadable input", err)
+
+
+def gen_dump(path, pid, rng, nclasses=8, nedges=10, live=True, end=True):
+    """A random graph dump: classes K0..Kn (some static, some with max_live), random edges."""
+    keys = [f"prog@0x{0x4000 + 0x40 * i:x}" for i in range(nclasses)]
+    lines = [{"type": "ulockdep-graph", "version": 1, "pid": pid, "program": f"/bin/t{pid}",
+              "incremental": True}]
+    for i, k in enumerate(keys):
+        c = {"type": "class", "key": k, "name": f"K{i}", "lock_type": "mutex",
+             "site": "static" if i % 3 == 0 else "init", "at": None}
+        if live and i % 3 != 0:
+            c["max_live"] = 1 if rng.random() < 0.7 else 2
+        lines.append(c)
+    for _ in range(nedges):
+        a, b = rng.sample(range(nclasses), 2)
+        types = rng.sample(["EN", "ER", "SN", "SR"], rng.choice([1, 1, 1, 2]))
+        gates = [keys[g] for g in rng.sample(range(nclasses), rng.choice([0, 0, 0, 1]))
+                 if g not in (a, b)]
+        lines.append({"type": "edge", "from": keys[a], "to": keys[b], "types": types,
+                      "gates": gates, "from_acquired_at": None,
+                      "stack": [{"address": "0x1", "function": f"f{a}_{b}", "file": "t.c",
+                                 "line": 1, "module": "/bin/t"}]})
+    if end:
+        lines.append({"type": "end"})
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("".join(json.dumps(l) + "\n" for l in lines))
+
+
+def found(e, *args):
+    """What merge finds: {(kind, sorted class keys)}."""
+    rc, reps, err = merge_json(e, *args)
+    expect(rc in (0, 1), f"merge {args}: exit status {rc}", err)
+    return {(r["kind"], tuple(sorted(c["key"] for c in r["classes"]))) for r in reps}
+
+
+@case
+def merge_write_graph(e):
+    """merge --write-graph: associative and idempotent on generated dumps."""
+    import random
+    rng = random.Random(7)
+    nonempty = 0
+    trials = 1 if ARGS.valgrind else 12  # each trial runs the command a dozen times
+    for trial in range(trials):
+        names = []
+        for i in range(4):
+            names.append(f"t{trial}_{i}.graph")
+            gen_dump(e.path(names[-1]), 100 * trial + i, rng)
+        a, b, c, d = names
+        direct = found(e, a, b, c, d)
+        nonempty += bool(direct)
+        rc, _, err = e.run("merge", "--write-graph", "ab.graph", a, b)
+        expect(rc in (0, 1) and os.path.exists(e.path("ab.graph")), "ab written", err)
+        e.run("merge", "--write-graph", "cd.graph", c, d)
+        e.run("merge", "--write-graph", "abc.graph", "ab.graph", c)
+        expect(found(e, "ab.graph", "cd.graph") == direct, f"trial {trial}: (ab)(cd)",
+               found(e, "ab.graph", "cd.graph"), direct)
+        expect(found(e, "abc.graph", d) == direct, f"trial {trial}: ((ab)c)d")
+        expect(found(e, a, b) == found(e, "ab.graph"), f"trial {trial}: merged alone")
+        expect(found(e, "ab.graph", "ab.graph") == found(e, "ab.graph"), "W with itself")
+        expect(found(e, a, a) == set(), "a dump with itself adds nothing")
+        e.run("merge", "--write-graph", "ab2.graph", "ab.graph", "ab.graph")
+        expect(found(e, "ab2.graph", c, d) == direct, "merging a merged dump twice")
+    expect(nonempty >= trials // 3, "the generated dumps give cross-run cycles", nonempty)
+    rc, out, err = e.run("graph", "ab.graph")
+    expect(rc == 0 and out.startswith("ulockdep graph: "), "graph reads a merged dump", err)
+
+
+def dump_lines(e, name, pid, edges, classes=(), end=True, extra=None):
+    lines = [{"type": "ulockdep-graph", "version": 1, "pid": pid, "program": f"/bin/p{pid}",
+              "incremental": True, **(extra or {})}]
+    lines += [{"type": "class", **c} for c in classes]
+    lines += [{"type": "edge", "from": a, "to": b, "types": ["EN"], "gates": [],
+               "from_acquired_at": None, "stack": []} for a, b in edges]
+    if end:
+        lines.append({"type": "end"})
+    os.makedirs(os.path.dirname(e.path(name)), exist_ok=True)
+    e.write(name, "".join(json.dumps(l) + "\n" for l in lines))
+
+
+@case
+def merge_baseline(e):
+    """Only cycles that need an edge of this run; the baseline's own cycles stay quiet."""
+    st = [{"key": k, "name": k, "lock_type": "mutex", "site": "static"} for k in "ABCD"]
+    dump_lines(e, "main1.graph", 1, [("A", "B"), ("C", "D")], st)
+    dump_lines(e, "main2.graph", 2, [("D", "C")], st)  # main itself has C<->D
+    rc, _, err = e.run("merge", "--write-graph", "base.graph", "main1.graph", "main2.graph")
+    expect(rc == 1, "main's own cross-run cycle C/D", rc, err)
+    dump_lines(e, "pr.graph", 3, [("B", "A")], st)
+    dump_lines(e, "pr_clean.graph", 4, [("A", "C")], st)
+    rc, reps, err = merge_json(e, "--baseline", "base.graph", "pr.graph")
+    expect(rc == 1 and len(reps) == 1, "the PR closes A/B against main", rc, reps, err)
+    r = reps[0]
+    expect(sorted(c["key"] for c in r["classes"]) == ["A", "B"], "only A/B, not C/D", r)
+    base = {(c["from"], c["to"]): c["baseline"] for c in r["cycle"]}
+    expect(base == {("A", "B"): True, ("B", "A"): False}, "which edge is the baseline's", base)
+    expect("and a baseline of 2" in err, "summary names the baseline", err)
+    rc, reps, err = merge_json(e, "pr.graph")
+    expect(rc == 0 and reps == [], "without the baseline the PR alone is clean", reps)
+    rc, reps, err = merge_json(e, "--baseline", "base.graph", "pr_clean.graph")
+    expect(rc == 0 and reps == [], "a PR with a compatible order passes", reps, err)
+    rc, _, err = e.run("report", "--baseline", "base.graph", "reports")
+    expect(rc == 2 and "options of merge" in err, "report refuses --baseline", err)
+
+
+@case
+def merge_severity(e):
+    """Error when every class is one object, else the cross-run-class-cycle warning."""
+    def cls(k, live, site="init"):
+        c = {"key": k, "name": k, "lock_type": "mutex", "site": site}
+        if live is not None:
+            c["max_live"] = live
+        return c
+    dump_lines(e, "one/a.graph", 1, [("S", "T")], [cls("S", 1), cls("T", 1)])
+    dump_lines(e, "one/b.graph", 2, [("T", "S")], [cls("S", 1), cls("T", None, "static")])
+    dump_lines(e, "many/a.graph", 1, [("S", "T")], [cls("S", 1), cls("T", 3)])
+    dump_lines(e, "many/b.graph", 2, [("T", "S")], [cls("S", 1), cls("T", 1)])
+    dump_lines(e, "old/a.graph", 1, [("S", "T")], [cls("S", None), cls("T", 1)])
+    dump_lines(e, "old/b.graph", 2, [("T", "S")], [cls("S", 1), cls("T", 1)])
+    rc, reps, err = merge_json(e, "one")
+    expect(rc == 1 and [r["kind"] for r in reps] == ["cross-run-cycle"], "one object each",
+           reps, err)
+    for d in ("many", "old"):
+        rc, reps, err = merge_json(e, d)
+        expect(rc == 0 and [(r["kind"], r["severity"]) for r in reps] ==
+               [("cross-run-class-cycle", "warning")], f"{d}: a class warning", reps, err)
+    rc, out, err = e.run("merge", "many")
+    expect("ulockdep WARNING: lock class order cycle across processes [cross-run-class-cycle]"
+           in out and "T: T, mutex, init [many]" in out, "text marks the class", out)
+    rc, reps, err = merge_json(e, "--baseline", "many/a.graph", "many/b.graph")
+    expect(rc == 0 and len(reps) == 1, "--baseline fails on errors only", rc, reps)
+
+
+@case
+def merge_fleet(e):
+    """Dumps cut short by a kill, and processes that left reports but no graph."""
+    st = [{"key": k, "name": k, "lock_type": "mutex", "site": "static"} for k in "XY"]
+    dump_lines(e, "fleet/ulockdep.10.graph", 10, [("X", "Y")], st)
+    dump_lines(e, "fleet/ulockdep.11.graph", 11, [("Y", "X")], st, end=False)
+    for pid in (10, 11, 12, 13):
+        e.write(f"fleet/ulockdep.{pid}.jsonl", json.dumps(
+            {"type": "ulockdep-reports", "version": 1, "pid": pid, "program": "/bin/p"}) + "\n")
+    rc, reps, err = merge_json(e, "fleet")
+    expect(rc == 1 and len(reps) == 1, "the killed process's edge still counts", reps, err)
+    expect("from 2 graph dumps (2 lock classes); 1 dump incomplete (process killed before "
+           "exit); 2 processes left reports but no graph" in err, "the summary says so", err)
+    rc, out, err = e.run("report", "fleet")
+    expect("2 processes left reports but no graph" in out, "report says so too", out, err)
 
 
 # ---- graph --------------------------------------------------------------------------
@@ -489,7 +652,7 @@ def jsonl_reports(e, d):
         if name.endswith(".jsonl"):
             with open(e.path(d, name), encoding="utf-8") as f:
                 reps += [json.loads(l) for l in f if l.strip()]
-    return reps
+    return [r for r in reps if r.get("type") != "ulockdep-reports"]  # the process record
 
 
 def lock_names(rep):
@@ -570,7 +733,8 @@ def help_text(e):
     expect(rc == 0, "help exit status")
     for cmd in ("run", "report", "merge", "graph", "options", "version"):
         expect(f"ulockdep {cmd}" in out and f"\n{cmd}:\n" in out, f"help documents {cmd}")
-    for flag in ("--out", "--suppressions", "--gen-suppressions", "--format", "--dot", "--output"):
+    for flag in ("--out", "--suppressions", "--gen-suppressions", "--format", "--dot", "--output",
+                 "--write-graph", "--baseline", "--source-root"):
         expect(flag in out, f"help documents {flag}")
     rc, out, _ = e.run("help", "merge")
     expect(rc == 0 and out.startswith("usage: ulockdep merge"), "help merge", out)
