@@ -175,32 +175,69 @@ static void put_held(struct uld_buf *b, const struct uld_report *r)
     }
 }
 
+/* Live locks of one class made at one site: the legend names them together. */
+static int same_origin(const struct uld_rlock *a, const struct uld_rlock *b)
+{
+    return a->id && b->id && a->class_id == b->class_id && a->type == b->type &&
+           a->site_kind == b->site_kind && a->site_ip == b->site_ip &&
+           (a->site_kind == ULD_SITE_INIT || a->site_kind == ULD_SITE_FIRST_USE);
+}
+
+static void put_site(struct uld_buf *b, const struct uld_rlock *l)
+{
+    if (l->site_kind == ULD_SITE_INIT || l->site_kind == ULD_SITE_FIRST_USE) {
+        uld_buf_puts(b, l->site_kind == ULD_SITE_INIT ? ", initialised at " : ", first used at ");
+        uintptr_t site = l->site_kind == ULD_SITE_FIRST_USE && l->class_stack
+                             ? uld_class_site_frame(l->class_stack, l->site_ip)
+                             : l->site_ip;
+        put_frame(b, site, 1);
+        put_source(b, site, 1, "      ");
+    } else if (l->site_kind == ULD_SITE_STATIC) {
+        uld_buf_puts(b, ", static");
+    }
+}
+
+/*
+ * One line per lock, except that the locks of one class made at one site
+ * (a ring of buffers, an array of per-CPU locks) share one entry: their
+ * site and source are the same, and repeating them buries the cycle.
+ */
 static void put_legend(struct uld_buf *b, const struct uld_report *r)
 {
     uld_buf_puts(b, "\nlocks in this report:\n");
     for (int i = 0; i < r->nlocks; i++) {
         const struct uld_rlock *l = &r->locks[i];
+        int first = 1, group = 0;
+        for (int j = 0; j < r->nlocks; j++) {
+            if (j != i && same_origin(l, &r->locks[j])) {
+                first &= j > i;
+                group++;
+            }
+        }
+        if (!first)
+            continue;
         char cname[ULD_NAME_MAX];
         uld_rlock_class_name(l, cname, sizeof(cname));
         uld_buf_puts(b, "  ");
         put_name(b, r, i);
-        if (l->id)
+        if (group) {
+            for (int j = i + 1; j < r->nlocks; j++) {
+                if (same_origin(l, &r->locks[j])) {
+                    uld_buf_puts(b, ", ");
+                    put_name(b, r, j);
+                }
+            }
+            const char *type = uld_lock_type_name(l->type);
+            uld_buf_printf(b, ": %d %s%s of class %s", group + 1, type,
+                           type[strlen(type) - 1] == 'x' ? "es" : "s", cname);
+        } else if (l->id) {
             uld_buf_printf(b, ": %s at %p, class %s", uld_lock_type_name(l->type),
                            (void *)l->addr, cname);
-        else
+        } else {
             uld_buf_printf(b, ": a %s of class %s (that lock no longer exists)",
                            uld_lock_type_name(l->type), cname);
-        if (l->site_kind == ULD_SITE_INIT || l->site_kind == ULD_SITE_FIRST_USE) {
-            uld_buf_puts(b, l->site_kind == ULD_SITE_INIT ? ", initialised at "
-                                                          : ", first used at ");
-            uintptr_t site = l->site_kind == ULD_SITE_FIRST_USE && l->class_stack
-                                 ? uld_class_site_frame(l->class_stack, l->site_ip)
-                                 : l->site_ip;
-            put_frame(b, site, 1);
-            put_source(b, site, 1, "      ");
-        } else if (l->site_kind == ULD_SITE_STATIC) {
-            uld_buf_puts(b, ", static");
         }
+        put_site(b, l);
         uld_buf_putc(b, '\n');
     }
 }
