@@ -1,11 +1,15 @@
 /*
  * class.c - lock classes, keyed by (site or address or annotation key,
  * subclass, kind), and the test for "this lock is a static variable".
- * Classes live for the whole process.  Protected by graph_lock.
+ * Classes live for the whole process; a module unload rekeys the classes
+ * of its addresses (modules.c), and loading the same file again gives them
+ * back.  Protected by graph_lock.
  */
 #include "config.h"
 #include "lock.h"
+#include "modules.h"
 #include "report.h"
+#include "stack.h"
 
 #include <link.h>
 
@@ -15,6 +19,45 @@ static long nclasses;
 long uld_class_count(void)
 {
     return nclasses;
+}
+
+static void rekey(struct uld_class *c, uintptr_t key)
+{
+    HASH_DEL(classes, c);
+    c->k.key = key;
+    HASH_ADD(hh, classes, k, sizeof(c->k), c);
+}
+
+struct revival {
+    struct uld_class_key k;
+    struct uld_class *found;
+};
+
+static int find_earlier(uintptr_t old_key, void *arg)
+{
+    struct revival *r = arg;
+    struct uld_class_key k = r->k;
+    k.key = old_key;
+    HASH_FIND(hh, classes, &k, sizeof(k), r->found);
+    return r->found != NULL;
+}
+
+/*
+ * A class keyed by an address of a module that was unloaded and is now
+ * loaded again (the same file): the class it had then.  A static lock's
+ * identity follows its symbol, so a library reloaded keeps its classes and
+ * their edges (an order taken before the unload against the reverse after
+ * it is still a cycle).
+ */
+static struct uld_class *revive(const struct uld_class_key *k)
+{
+    if (!uld_unloaded_count() || k->kind == ULD_SITE_FIRST_USE)
+        return NULL;
+    struct revival r = {*k, NULL};
+    if (!uld_unloaded_earlier_keys(k->key, find_earlier, &r))
+        return NULL;
+    rekey(r.found, k->key);
+    return r.found;
 }
 
 struct uld_class *uld_class_get(uintptr_t key, unsigned subclass, int kind,
@@ -27,6 +70,8 @@ struct uld_class *uld_class_get(uintptr_t key, unsigned subclass, int kind,
     k.subclass = subclass;
     k.kind = (uint32_t)kind;
     HASH_FIND(hh, classes, &k, sizeof(k), c);
+    if (!c)
+        c = revive(&k);
     if (c) {
         if (name && !c->name)
             c->name = uld_strdup(name);
@@ -56,6 +101,33 @@ void uld_class_for_each(void (*fn)(struct uld_class *, void *), void *arg)
     struct uld_class *c, *tmp;
     HASH_ITER(hh, classes, c, tmp)
         fn(c, arg);
+}
+
+/* Does class c belong to [lo, hi): its key, or a first-use class's site? */
+static int class_in_range(const struct uld_class *c, uintptr_t lo, uintptr_t hi)
+{
+    uintptr_t at = c->k.key;
+    if (c->k.kind == ULD_SITE_FIRST_USE) {
+        const uintptr_t *f;
+        at = uld_stack_frames(c->base->site_stack, &f) > 0 ? f[0] : 0;
+    }
+    return at >= lo && at < hi;
+}
+
+void uld_class_retire_range(uintptr_t lo, uintptr_t hi, unsigned index)
+{
+    struct uld_class *c, *tmp;
+    /* subclasses first: a first-use subclass finds its range through its base */
+    for (int pass = 0; pass < 2; pass++)
+        HASH_ITER(hh, classes, c, tmp) {
+            if ((c->k.subclass != 0) == pass || uld_addr_is_unloaded(c->k.key) ||
+                !class_in_range(c, lo, hi))
+                continue;
+            uintptr_t key = c->k.kind == ULD_SITE_FIRST_USE
+                                ? (c->k.key & ((1ull << ULD_ADDR_BITS) - 1)) /* a hash */
+                                : c->k.key;
+            rekey(c, uld_addr_mark_unloaded(key, index));
+        }
 }
 
 struct static_query {

@@ -82,23 +82,6 @@ void uld_init(void)
         uld_watchdog_start();
 }
 
-static void pin_module_on_stack(void *arg)
-{
-    uld_report_pin_module(*(uintptr_t *)arg);
-}
-
-void uld_module_unloading(uintptr_t addr)
-{
-    struct uld_thread *t = uld_enter();
-    if (!t)
-        return;
-    int saved = errno;
-    if (!t->in_signal) /* libdw allocates; reading DWARF wants a big stack */
-        uld_bigstack_run(pin_module_on_stack, &addr);
-    errno = saved;
-    uld_leave();
-}
-
 int uld_self_tid(void)
 {
     return uld_gettid();

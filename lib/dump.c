@@ -18,6 +18,7 @@
  * since symbolisation may allocate.  dump state: report_lock.
  */
 #include "config.h"
+#include "modules.h"
 #include "core.h"
 #include "output.h"
 #include "report.h"
@@ -94,7 +95,7 @@ static void put_frame(struct uld_buf *b, uintptr_t addr)
         return;
     }
     uld_symbolize(addr, 1, &fi);
-    uld_buf_printf(b, "{\"address\":\"%p\",\"function\":", (void *)addr);
+    uld_buf_printf(b, "{\"address\":\"%p\",\"function\":", (void *)uld_addr_real(addr));
     uld_buf_json_str(b, fi.function);
     uld_buf_puts(b, ",\"file\":");
     uld_buf_json_str(b, fi.file);

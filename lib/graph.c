@@ -6,6 +6,7 @@
 #include "graph.h"
 
 #include "config.h"
+#include "modules.h"
 
 static long total_edges;
 
@@ -140,4 +141,14 @@ void uld_graph_remove_node(struct uld_graph *g, struct uld_node *n)
         uld_graph_remove_edge(g, n->out);
     while (n->in)
         uld_graph_remove_edge(g, n->in);
+}
+
+/* A module was unloaded: acquisition sites in it become unloaded addresses
+ * (modules.h), named from its file rather than from a module mapped there later. */
+void uld_graph_retire_range(struct uld_graph *g, uintptr_t lo, uintptr_t hi, unsigned index)
+{
+    struct uld_edge *e, *tmp;
+    HASH_ITER(hh, g->edges, e, tmp)
+        if (e->from_ip >= lo && e->from_ip < hi)
+            e->from_ip = uld_addr_mark_unloaded(e->from_ip, index);
 }

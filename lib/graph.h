@@ -91,6 +91,8 @@ void uld_graph_remove_edge(struct uld_graph *g, struct uld_edge *e) ULD_HIDDEN;
 /* Drop every edge into and out of n (the lock is gone). */
 void uld_graph_remove_node(struct uld_graph *g, struct uld_node *n) ULD_HIDDEN;
 long uld_graph_total_edges(void) ULD_HIDDEN;
+void uld_graph_retire_range(struct uld_graph *g, uintptr_t lo, uintptr_t hi, unsigned index)
+    ULD_HIDDEN;
 
 /*
  * bfs.c - cycle search.  uld_bfs_reach() explores everything reachable from

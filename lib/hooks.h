@@ -201,7 +201,12 @@ void uld_fork_child(void);
 void uld_process_exit(void);          /* atexit: drain reports, exit status */
 int uld_exit_status(int status);      /* _exit: drain reports; the status to use */
 int uld_self_tid(void);               /* cached gettid() */
-void uld_module_unloading(uintptr_t addr); /* dlclose, before the real one: any address in it */
+/* dlclose: a snapshot of the loaded objects before the real call (NULL if
+ * not checking), handed back (and freed) after it: objects gone by then end
+ * the identities of their locks and classes (lib/modules.c). */
+struct uld_modset;
+struct uld_modset *uld_modules_before_unload(void);
+void uld_modules_after_unload(struct uld_modset *snapshot);
 /* libulockdep's own code, skipped at the top of captured stacks */
 void uld_set_own_text(uintptr_t lo, uintptr_t hi);
 

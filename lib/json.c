@@ -5,6 +5,7 @@
 #include "chain.h"
 #include "graph.h"
 #include "lock.h"
+#include "modules.h"
 #include "report.h"
 #include "stack.h"
 #include "thread.h"
@@ -19,7 +20,7 @@ static void key(struct uld_buf *b, const char *k)
 
 static void frame_object(struct uld_buf *b, uintptr_t addr, const struct uld_frame_info *fi)
 {
-    uld_buf_printf(b, "{\"address\":\"%p\",\"function\":", (void *)addr);
+    uld_buf_printf(b, "{\"address\":\"%p\",\"function\":", (void *)uld_addr_real(addr));
     uld_buf_json_str(b, fi->function);
     uld_buf_puts(b, ",\"file\":");
     uld_buf_json_str(b, fi->file);

@@ -9,6 +9,7 @@
  */
 #include "config.h"
 #include "lock.h"
+#include "modules.h"
 #include "report.h"
 #include "stack.h"
 #include "uthash_arena.h"
@@ -40,7 +41,7 @@ static void module_offset_name(uintptr_t addr, char sep, struct uld_buf *b)
     if (uld_module_of(addr, &path, &off))
         uld_buf_printf(b, "%s%c0x%lx", base_name(path), sep, (unsigned long)off);
     else
-        uld_buf_printf(b, "%p", (void *)addr);
+        uld_buf_printf(b, "%p", (void *)uld_addr_real(addr));
 }
 
 /* ---- stable keys --------------------------------------------------------- */
@@ -87,12 +88,45 @@ static void static_key(uintptr_t addr, struct uld_buf *b)
         uld_buf_printf(b, "@%s", file ? base_name(file) : "?");
 }
 
+struct name_owner {
+    uint64_t hash;
+    uintptr_t key;
+    uint32_t stack, kind;
+    UT_hash_handle hh;
+};
+
 struct key_cache {
     struct { uintptr_t key; uint32_t stack, kind; } id;
     char *text;
     UT_hash_handle hh;
 };
 static struct key_cache *keys;
+static struct name_owner *owners;
+static unsigned unloads_seen;
+
+/* Names computed for addresses of a module unloaded since: a module mapped
+ * there now has names of its own (the classes of the unloaded one were
+ * rekeyed, modules.c, and are named again from their file). */
+static void catch_up_unloads(void)
+{
+    unsigned n = uld_unloaded_count();
+    for (; unloads_seen < n; unloads_seen++) {
+        const struct uld_unloaded *u = uld_unloaded_get(unloads_seen);
+        struct key_cache *c, *ctmp;
+        HASH_ITER(hh, keys, c, ctmp)
+            if (c->id.key >= u->lo && c->id.key < u->hi) {
+                HASH_DEL(keys, c);
+                uld_free(c->text, strlen(c->text) + 1);
+                uld_free(c, sizeof(*c));
+            }
+        struct name_owner *o, *otmp;
+        HASH_ITER(hh, owners, o, otmp)
+            if (o->key >= u->lo && o->key < u->hi) {
+                HASH_DEL(owners, o);
+                uld_free(o, sizeof(*o));
+            }
+    }
+}
 
 static void class_key_text(int kind, uintptr_t key, uint32_t site_stack, struct uld_buf *b)
 {
@@ -117,6 +151,7 @@ void uld_class_stable_key(int kind, uintptr_t key, uint32_t site_stack, unsigned
                           char *out, size_t n)
 {
     struct key_cache *c, id;
+    catch_up_unloads();
     memset(&id.id, 0, sizeof(id.id));
     id.id.key = key;
     id.id.stack = site_stack;
@@ -248,7 +283,7 @@ static void site_name(uintptr_t ip, char *out, size_t n)
     else if (fi.module)
         uld_snprintf(out, n, "%s+0x%lx", base_name(fi.module), (unsigned long)fi.module_offset);
     else
-        uld_snprintf(out, n, "%p", (void *)ip);
+        uld_snprintf(out, n, "%p", (void *)uld_addr_real(ip));
 }
 
 /* A static object: its symbol (+0xOFF inside it), else module+0xOFF, never a runtime address. */
@@ -297,13 +332,6 @@ uintptr_t uld_class_site_frame(uint32_t site_stack, uintptr_t fallback)
  * callers, one line holding two init calls) would be indistinguishable in
  * a report and in a suppression; the second one gets its stable key too.
  */
-struct name_owner {
-    uint64_t hash;
-    uintptr_t key;
-    uint32_t stack, kind;
-    UT_hash_handle hh;
-};
-static struct name_owner *owners;
 
 static int name_taken_by_other(const char *name, const struct uld_rlock *l)
 {
@@ -324,6 +352,7 @@ static int name_taken_by_other(const char *name, const struct uld_rlock *l)
 
 static void class_base_name(const struct uld_rlock *l, char *out, size_t n)
 {
+    catch_up_unloads();
     if (l->class_name[0]) {
         uld_snprintf(out, n, "%s", l->class_name);
         return;
@@ -355,6 +384,7 @@ void uld_rlock_class_name(const struct uld_rlock *l, char *out, size_t n)
 
 void uld_rlock_name(const struct uld_rlock *l, char *out, size_t n)
 {
+    catch_up_unloads();
     if (l->name[0]) {
         uld_snprintf(out, n, "%s", l->name);
     } else if (l->is_static) {

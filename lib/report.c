@@ -14,6 +14,7 @@
 #include "chain.h"
 #include "core.h"
 #include "config.h"
+#include "modules.h"
 #include "graph.h"
 #include "hooks.h"
 #include "output.h"
@@ -263,6 +264,8 @@ int uld_report_add_lock(struct uld_report *r, struct uld_lock *l, unsigned subcl
     rl->class_id = cls->node.id;
     rl->addr = atomic_load(&l->addr);
     rl->site_ip = l->site_ip;
+    if (uld_addr_is_unloaded(cls->k.key) && uld_addr_real(cls->k.key) == l->site_ip)
+        rl->site_ip = cls->k.key; /* an init site in a module unloaded since */
     rl->class_key = cls->k.key;
     rl->class_kind = (uint8_t)cls->k.kind;
     rl->class_stack = cls->base->site_stack;
@@ -469,14 +472,6 @@ void uld_report_flush(void)
         return;
     if (atomic_load(&pending) || uld_graph_dump_due()) /* reports, or new edges to append */
         uld_bigstack_run(flush_on_stack, NULL);
-}
-
-/* Symbolisation is serialised by report_lock (see symbolize.c). */
-void uld_report_pin_module(uintptr_t addr)
-{
-    uld_mutex_lock(&report_lock);
-    uld_symbolize_pin_module(addr);
-    uld_mutex_unlock(&report_lock);
 }
 
 int uld_report_pending(void)

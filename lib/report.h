@@ -115,7 +115,6 @@ void uld_report_flush(void) ULD_HIDDEN;
 int uld_report_pending(void) ULD_HIDDEN; /* reports queued, not yet printed */
 
 int uld_report_open_outputs(void) ULD_HIDDEN;
-void uld_report_pin_module(uintptr_t addr) ULD_HIDDEN; /* a module about to be unloaded */
 long uld_report_errors(void) ULD_HIDDEN;
 long uld_report_warnings(void) ULD_HIDDEN;
 void uld_report_lock_for_fork(int lock) ULD_HIDDEN; /* 1: take, 0: release */

@@ -12,6 +12,7 @@
 #include "lock.h"
 #include "source.h"
 #include "stack.h"
+#include "modules.h"
 #include "thread.h"
 
 #include <signal.h>
@@ -35,9 +36,10 @@ static void put_entry(struct uld_buf *b, const struct uld_frame_info *fi, uintpt
     if (fi->file)
         uld_buf_printf(b, " (%s:%d)", fi->file, fi->line);
     else if (fi->module)
-        uld_buf_printf(b, " (%s+0x%lx)", fi->module, (unsigned long)fi->module_offset);
+        uld_buf_printf(b, " (%s+0x%lx%s)", fi->module, (unsigned long)fi->module_offset,
+                       fi->unloaded ? ", module unloaded" : "");
     else if (!addr_shown)
-        uld_buf_printf(b, " (%p)", (void *)addr);
+        uld_buf_printf(b, " (%p)", (void *)uld_addr_real(addr));
 }
 
 /* An inlined body from a system header (std::mutex::lock, a libc inline):
@@ -108,7 +110,8 @@ static void put_stack_src(struct uld_buf *b, uint32_t stack_id, const char *inde
         struct uld_frame_info chain[ULD_MAX_INLINE];
         int len = uld_symbolize_inline(frames[i], 1, chain, ULD_MAX_INLINE);
         for (int k = 0; k < len; k++) {
-            uld_buf_printf(b, "%s#%-2d %p in ", indent, num++, (void *)frames[i]);
+            uld_buf_printf(b, "%s#%-2d %p in ", indent, num++,
+                           (void *)uld_addr_real(frames[i]));
             put_entry(b, &chain[k], frames[i], 1);
             if (chain[k].inlined)
                 uld_buf_puts(b, " [inlined]");

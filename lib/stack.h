@@ -35,6 +35,7 @@ struct uld_frame_info {
     const char *module;     /* object path, NULL when unknown */
     uintptr_t module_offset;
     int inlined;            /* code of `function` inlined into the next entry's */
+    int unloaded;           /* its module was unloaded (dlclose) since */
 };
 
 /* Entries of one code address's inline chain kept at most (the real function included). */
@@ -52,9 +53,6 @@ int uld_symbolize_inline(uintptr_t addr, int is_return, struct uld_frame_info *o
 /* The loaded object containing addr: its path and addr's offset from its base. */
 int uld_module_of(uintptr_t addr, const char **path, uintptr_t *offset) ULD_HIDDEN;
 /* Name of the static object containing addr ("lock_a", offset 0x28); 0 if none. */
-/* Load the symbols and DWARF of the module containing addr now, while it
- * is mapped, so frames in it can still be named after it is unloaded. */
-void uld_symbolize_pin_module(uintptr_t addr) ULD_HIDDEN;
 int uld_symbolize_data(uintptr_t addr, const char **symbol, uintptr_t *offset) ULD_HIDDEN;
 /* The data symbol containing addr: is it file-local, and its source file
  * (the symbol table's preceding STT_FILE entry; NULL if none).  0: no symbol. */

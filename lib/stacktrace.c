@@ -7,6 +7,7 @@
  */
 #define UNW_LOCAL_ONLY
 #include "config.h"
+#include "modules.h"
 #include "stack.h"
 #include "uthash_arena.h"
 
@@ -132,4 +133,35 @@ int uld_stack_frames(uint32_t id, const uintptr_t **frames)
         return 0;
     *frames = e->frames;
     return (int)e->nframes;
+}
+
+/*
+ * A module was unloaded: its frames become unloaded addresses (modules.h).
+ * Readers may be printing a stack meanwhile; each frame is one aligned
+ * word, so they see it before or after.  A rewritten stack is rehashed, so
+ * an identical capture in a module loaded later at these addresses is a new
+ * stack, not this one.  graph_lock held.
+ */
+void uld_stack_retire_range(uintptr_t lo, uintptr_t hi, unsigned index)
+{
+    for (uint32_t id = 1; id < next_stack_id; id++) {
+        struct depot_entry *e = by_id[id / DEPOT_CHUNK][id % DEPOT_CHUNK];
+        int changed = 0;
+        for (uint32_t i = 0; i < e->nframes; i++)
+            if (e->frames[i] >= lo && e->frames[i] < hi) {
+                __atomic_store_n(&e->frames[i], uld_addr_mark_unloaded(e->frames[i], index),
+                                 __ATOMIC_RELAXED);
+                changed = 1;
+            }
+        if (!changed)
+            continue;
+        struct depot_entry *cur;
+        HASH_FIND(hh, by_hash, &e->hash, sizeof(e->hash), cur);
+        if (cur == e)
+            HASH_DEL(by_hash, e);
+        e->hash = hash_frames(e->frames, (int)e->nframes);
+        HASH_FIND(hh, by_hash, &e->hash, sizeof(e->hash), cur);
+        if (!cur)
+            HASH_ADD(hh, by_hash, hash, sizeof(e->hash), e);
+    }
 }

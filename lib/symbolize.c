@@ -6,6 +6,7 @@
  * this; libdw may allocate, which is why it never runs on a lock path.
  */
 #include "config.h"
+#include "modules.h"
 #include "output.h"
 #include "stack.h"
 #include "uthash_arena.h"
@@ -150,9 +151,12 @@ static void set_debuginfo_path(void)
 /*
  * (Re)read /proc/self/maps.  Modules already known stay valid, so cached
  * strings that point into libdw stay valid too; a fork child shares the
- * parent's mappings and keeps using the same session.
+ * parent's mappings and keeps using the same session.  After an unload the
+ * session is rebuilt (`fresh`): libdw drops the modules no longer mapped,
+ * whose cached results were dropped first (catch_up_unloads), and keeps the
+ * others.
  */
-static int report_modules(void)
+static int report_modules(int fresh)
 {
     if (!dwfl) {
         set_debuginfo_path();
@@ -160,12 +164,80 @@ static int report_modules(void)
         if (!dwfl)
             return 0;
         dwfl_report_begin(dwfl);
+    } else if (fresh) {
+        dwfl_report_begin(dwfl);
     } else {
         dwfl_report_begin_add(dwfl);
     }
     int r = dwfl_linux_proc_report(dwfl, getpid());
     dwfl_report_end(dwfl, NULL, NULL);
     return r == 0;
+}
+
+/* ---- unloaded modules ------------------------------------------------------- */
+
+static unsigned unloads_seen; /* records of modules.c handled so far */
+static int session_stale;     /* an unloaded module may still be in the session */
+
+/* Drop what was cached about addresses of modules unloaded since last time. */
+static void catch_up_unloads(void)
+{
+    unsigned n = uld_unloaded_count();
+    for (; unloads_seen < n; unloads_seen++) {
+        const struct uld_unloaded *u = uld_unloaded_get(unloads_seen);
+        struct sym_cache *c, *tmp;
+        HASH_ITER(hh, cache, c, tmp) {
+            uintptr_t a = c->addr & ~(1ull << 63); /* the key's is_return bit */
+            if (a >= u->lo && a < u->hi) {
+                HASH_DEL(cache, c);
+                uld_free(c, sizeof(*c) + sizeof(c->info[0]) * (size_t)c->n);
+            }
+        }
+        session_stale = 1;
+    }
+}
+
+/* One session per unloaded module that a report names, reading its file. */
+struct gone_session {
+    unsigned index;
+    Dwfl *dwfl;      /* NULL: the file is gone or is another build now */
+    Dwfl_Module *mod;
+    UT_hash_handle hh;
+};
+static struct gone_session *gone_sessions;
+
+static int build_id_matches(Dwfl_Module *m, const struct uld_unloaded *u)
+{
+    const unsigned char *bits;
+    GElf_Addr vaddr;
+    int n = dwfl_module_build_id(m, &bits, &vaddr);
+    if (u->build_id_len == 0)
+        return n <= 0;
+    return n > 0 && n >= u->build_id_len && !memcmp(bits, u->build_id, (size_t)u->build_id_len);
+}
+
+static Dwfl_Module *gone_module(unsigned index)
+{
+    struct gone_session *g;
+    HASH_FIND(hh, gone_sessions, &index, sizeof(index), g);
+    if (g)
+        return g->mod;
+    const struct uld_unloaded *u = uld_unloaded_get(index);
+    if (!u || !(g = uld_alloc(sizeof(*g))))
+        return NULL;
+    g->index = index;
+    set_debuginfo_path();
+    g->dwfl = dwfl_begin(&callbacks);
+    if (g->dwfl) {
+        dwfl_report_begin(g->dwfl);
+        g->mod = dwfl_report_module(g->dwfl, u->path, u->lo, u->hi);
+        dwfl_report_end(g->dwfl, NULL, NULL);
+        Dwarf_Addr bias;
+        if (g->mod && (!dwfl_module_getelf(g->mod, &bias) || !build_id_matches(g->mod, u)))
+            g->mod = NULL; /* never name a frame after another build of the file */
+    }
+    HASH_ADD(hh, gone_sessions, index, sizeof(g->index), g);
+    return g->mod;
 }
 
 struct segment_search {
@@ -195,17 +267,29 @@ static int segment_contains(Dwfl_Module *m, void **user, const char *name, Dwarf
     return DWARF_CB_OK;
 }
 
-static Dwfl_Module *module_of(uintptr_t addr)
+/*
+ * The module of a code or data address.  An unloaded address (modules.h)
+ * is looked up in its unloaded module's own session and *addr becomes the
+ * address it had there.
+ */
+static Dwfl_Module *module_of(uintptr_t *addr)
 {
-    if (!dwfl && !report_modules())
+    catch_up_unloads();
+    if (uld_addr_is_unloaded(*addr)) {
+        unsigned index = uld_addr_unload_index(*addr);
+        *addr = uld_addr_real(*addr);
+        return gone_module(index);
+    }
+    if ((!dwfl || session_stale) && !report_modules(session_stale))
         return NULL;
-    Dwfl_Module *m = dwfl_addrmodule(dwfl, addr);
-    if (!m && report_modules()) /* loaded since we last looked (dlopen) */
-        m = dwfl_addrmodule(dwfl, addr);
+    session_stale = 0;
+    Dwfl_Module *m = dwfl_addrmodule(dwfl, *addr);
+    if (!m && report_modules(0)) /* loaded since we last looked (dlopen) */
+        m = dwfl_addrmodule(dwfl, *addr);
     if (!m) {
         /* Modules read from /proc/self/maps cover their file-backed pages
          * only, not the anonymous tail of .bss where static locks live. */
-        struct segment_search s = {addr, NULL};
+        struct segment_search s = {*addr, NULL};
         dwfl_getmodules(dwfl, segment_contains, &s, 0);
         m = s.found;
     }
@@ -363,13 +447,33 @@ static int dwarf_chain(Dwfl_Module *m, uintptr_t pc, struct uld_frame_info *out,
     return count;
 }
 
+/*
+ * A code address no module of the session holds: an unloaded address whose
+ * file cannot be read (gone, or another build now), or a bare address in a
+ * range that was unloaded (and not mapped again): its module and offset,
+ * said to be unloaded.
+ */
+static int unloaded_frame(uintptr_t orig, struct uld_frame_info *out)
+{
+    const struct uld_unloaded *u = uld_addr_is_unloaded(orig)
+                                       ? uld_unloaded_get(uld_addr_unload_index(orig))
+                                       : uld_unloaded_covering(orig);
+    if (u) {
+        out->module = u->path;
+        out->module_offset = uld_addr_real(orig) - u->base;
+        out->unloaded = 1;
+    }
+    return 1;
+}
+
 /* Module, symbol and DWARF facts of one code address; returns the entry count. */
 static int resolve(uintptr_t addr, int is_return, struct uld_frame_info *out, int max)
 {
     memset(out, 0, sizeof(*out) * (size_t)max);
-    Dwfl_Module *m = module_of(addr);
+    uintptr_t orig = addr;
+    Dwfl_Module *m = module_of(&addr); /* addr: the address it had, if unloaded */
     if (!m)
-        return 1;
+        return unloaded_frame(orig, out);
     uintptr_t lookup = is_return ? addr - 1 : addr;
     int n = dwarf_chain(m, lookup, out, max);
     struct uld_frame_info *real = &out[n - 1];
@@ -378,6 +482,7 @@ static int resolve(uintptr_t addr, int is_return, struct uld_frame_info *out, in
     for (int k = 0; k < n; k++) {
         out[k].module = mname;
         out[k].module_offset = addr - (uintptr_t)base;
+        out[k].unloaded = uld_addr_is_unloaded(orig);
     }
     GElf_Off off = 0;
     GElf_Sym sym;
@@ -439,9 +544,15 @@ void uld_symbolize(uintptr_t addr, int is_return, struct uld_frame_info *out)
 
 int uld_module_of(uintptr_t addr, const char **path, uintptr_t *offset)
 {
-    Dwfl_Module *m = module_of(addr);
-    if (!m)
-        return 0;
+    uintptr_t orig = addr;
+    Dwfl_Module *m = uld_config.symbolize ? module_of(&addr) : NULL;
+    if (!m) {
+        struct uld_frame_info fi = {0};
+        unloaded_frame(orig, &fi);
+        *path = fi.module;
+        *offset = fi.module_offset;
+        return fi.module != NULL;
+    }
     Dwarf_Addr base = 0;
     *path = dwfl_module_info(m, NULL, &base, NULL, NULL, NULL, NULL, NULL);
     *offset = addr - (uintptr_t)base;
@@ -452,7 +563,7 @@ int uld_symbolize_data(uintptr_t addr, const char **symbol, uintptr_t *offset)
 {
     if (!uld_config.symbolize)
         return 0;
-    Dwfl_Module *m = module_of(addr);
+    Dwfl_Module *m = module_of(&addr);
     if (!m)
         return 0;
     GElf_Off off = 0;
@@ -471,7 +582,7 @@ int uld_symbolize_data(uintptr_t addr, const char **symbol, uintptr_t *offset)
 
 int uld_symbolize_data_scope(uintptr_t addr, int *local, const char **file)
 {
-    Dwfl_Module *m = uld_config.symbolize ? module_of(addr) : NULL;
+    Dwfl_Module *m = uld_config.symbolize ? module_of(&addr) : NULL;
     int n = m ? dwfl_module_getsymtab(m) : -1;
     const char *last_file = NULL;
     for (int i = 0; i < n; i++) {
@@ -494,7 +605,7 @@ int uld_symbolize_data_scope(uintptr_t addr, int *local, const char **file)
 
 int uld_symbolize_decl_line(uintptr_t addr, int is_return)
 {
-    Dwfl_Module *m = uld_config.symbolize ? module_of(addr) : NULL;
+    Dwfl_Module *m = uld_config.symbolize ? module_of(&addr) : NULL;
     uintptr_t pc = is_return ? addr - 1 : addr;
     Dwarf_Addr bias = 0;
     Dwarf_Die *cu = m ? dwfl_module_addrdie(m, pc, &bias) : NULL;
@@ -508,23 +619,4 @@ int uld_symbolize_decl_line(uintptr_t addr, int is_return)
         }
     free(scopes);
     return line;
-}
-
-/*
- * dlclose: the session keeps a module once reported (report_modules() only
- * adds), and libdw reads it from its own file mapping, not the process's;
- * but a module first looked at after the unload is no longer in
- * /proc/self/maps and its frames could not be named.  So report it now and
- * open its ELF, symbol table and DWARF.
- */
-void uld_symbolize_pin_module(uintptr_t addr)
-{
-    if (!uld_config.symbolize)
-        return;
-    Dwfl_Module *m = module_of(addr);
-    if (!m)
-        return;
-    Dwarf_Addr bias;
-    dwfl_module_getdwarf(m, &bias); /* the ELF too; NULL without debug info is fine */
-    dwfl_module_getsymtab(m);
 }

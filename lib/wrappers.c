@@ -18,6 +18,7 @@
  */
 #include "config.h"
 #include "lock.h"
+#include "modules.h"
 #include "suppress.h"
 
 #include <elf.h>
@@ -223,4 +224,20 @@ int uld_in_wrapper(uintptr_t addr)
         if (pc >= m->ranges[i].lo && pc < m->ranges[i].hi)
             return 1;
     return 0;
+}
+
+/* A module unloaded: a module mapped there later has functions of its own. */
+void uld_wrappers_forget_range(uintptr_t lo, uintptr_t hi)
+{
+    for (struct module_wrappers **p = &modules; *p;) {
+        struct module_wrappers *m = *p;
+        if (m->lo < hi && lo < m->hi) {
+            *p = m->next;
+            if (m->ranges)
+                uld_free(m->ranges, (size_t)m->cap * sizeof(*m->ranges));
+            uld_free(m, sizeof(*m));
+        } else {
+            p = &m->next;
+        }
+    }
 }

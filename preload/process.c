@@ -209,18 +209,19 @@ ULD_WRAPPER int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 
 /* ---- modules --------------------------------------------------------- */
 
-/* Stored stacks may point into the library: let the validator read its
- * symbols while it is still mapped.  l_ld (its dynamic section) is an
- * address inside it. */
+/* An unload ends the identities of the module's locks and classes (and of
+ * dependencies unloaded with it); the loader says which objects went away
+ * only by their absence afterwards, hence the snapshot.  dlclose may fail or
+ * leave the module loaded (other references): then nothing is gone. */
 ULD_WRAPPER int dlclose(void *handle)
 {
     uld_preload_ensure();
-    struct link_map *lm = NULL;
-    void *h = handle;
-    __asm__("" : "+r"(h)); /* declared nonnull, yet programs pass NULL: keep the test */
-    if (h && uld_preload_ready && dlinfo(h, RTLD_DI_LINKMAP, &lm) == 0 && lm)
-        uld_module_unloading((uintptr_t)lm->l_ld);
-    return REAL(dlclose)(handle);
+    struct uld_modset *before = uld_preload_ready ? uld_modules_before_unload() : NULL;
+    int r = REAL(dlclose)(handle);
+    int saved = errno;
+    uld_modules_after_unload(before);
+    errno = saved;
+    return r;
 }
 
 /* A direct _exit (common in fork children) still reports failure. */
