@@ -242,8 +242,8 @@ void uld_modules_after_unload(struct uld_modset *s)
     }
     uld_mutex_unlock(&uld_graph_lock);
     modset_free(s);
-    uld_leave();
     uld_report_flush();
+    uld_leave();
 }
 
 /* ---- the same file loaded again ------------------------------------------ */

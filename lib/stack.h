@@ -41,6 +41,10 @@ struct uld_frame_info {
 /* Entries of one code address's inline chain kept at most (the real function included). */
 #define ULD_MAX_INLINE 8
 
+/* While set, libdw is not loaded (dwload.c): the kill-time report runs in a
+ * signal handler, where dlopen could deadlock on the loader's lock. */
+void uld_dw_forbid_load(int forbid) ULD_HIDDEN;
+
 /* Describe a code address; `is_return` looks up the call instruction.  Report lock held.
  * This is the real (outermost) function: its symbol, offset and the line in
  * it, where an inlined body was called when the address is in one. */

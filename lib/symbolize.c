@@ -1,20 +1,22 @@
 /*
  * symbolize.c - code and data addresses to names, at report time only:
  * libdw (elfutils) for function, file and line; C++ names demangled with the
- * program's own __cxa_demangle when it has one.  Results are cached for the
+ * program's own __cxa_demangle when it has one.  libdw is loaded at the
+ * first use (dwload.c); without it, frames are module+offset.  Results are cached for the
  * process lifetime.  Callers hold the report lock, which serialises all of
  * this; libdw may allocate, which is why it never runs on a lock path.
  */
 #include "config.h"
+#include "dwload.h"
 #include "modules.h"
 #include "output.h"
 #include "stack.h"
 #include "uthash_arena.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <dwarf.h>
-#include <elfutils/libdw.h>
-#include <elfutils/libdwfl.h>
+#include <link.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -274,6 +276,8 @@ static int segment_contains(Dwfl_Module *m, void **user, const char *name, Dwarf
  */
 static Dwfl_Module *module_of(uintptr_t *addr)
 {
+    if (!uld_dw_load())
+        return NULL;
     catch_up_unloads();
     if (uld_addr_is_unloaded(*addr)) {
         unsigned index = uld_addr_unload_index(*addr);
@@ -447,17 +451,46 @@ static int dwarf_chain(Dwfl_Module *m, uintptr_t pc, struct uld_frame_info *out,
     return count;
 }
 
+struct loaded_query {
+    uintptr_t addr;
+    struct uld_frame_info *out;
+};
+
+static int loaded_one(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    struct loaded_query *q = arg;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t s = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && q->addr >= s && q->addr < s + ph->p_memsz) {
+            q->out->module = info->dlpi_name && info->dlpi_name[0] ? info->dlpi_name
+                                                                   : program_invocation_name;
+            q->out->module_offset = q->addr - info->dlpi_addr;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /*
- * A code address no module of the session holds: an unloaded address whose
- * file cannot be read (gone, or another build now), or a bare address in a
- * range that was unloaded (and not mapped again): its module and offset,
- * said to be unloaded.
+ * A code address libdw does not name: without libdw, the loaded module
+ * holding it (path and offset); an unloaded address whose file cannot be
+ * read (gone, or another build now), or a bare address in a range that
+ * was unloaded (and not mapped again): its module and offset, said to be
+ * unloaded.  Returns the entry count (1).
  */
 static int unloaded_frame(uintptr_t orig, struct uld_frame_info *out)
 {
     const struct uld_unloaded *u = uld_addr_is_unloaded(orig)
                                        ? uld_unloaded_get(uld_addr_unload_index(orig))
-                                       : uld_unloaded_covering(orig);
+                                       : NULL;
+    if (!u) {
+        struct loaded_query q = {orig, out};
+        if (dl_iterate_phdr(loaded_one, &q))
+            return 1;
+        u = uld_unloaded_covering(orig);
+    }
     if (u) {
         out->module = u->path;
         out->module_offset = uld_addr_real(orig) - u->base;
@@ -498,6 +531,8 @@ static int resolve(uintptr_t addr, int is_return, struct uld_frame_info *out, in
 
 static struct sym_cache *lookup_cached(uintptr_t addr, int is_return)
 {
+    if (!uld_dw_load())
+        return NULL; /* module+offset now; named once libdw is loaded */
     uintptr_t key = addr ^ (is_return ? 1ull << 63 : 0);
     struct sym_cache *c;
     HASH_FIND(hh, cache, &key, sizeof(key), c);

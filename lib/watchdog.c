@@ -464,7 +464,9 @@ void uld_kill_report(int sig)
         uld_report_submit(r, uld_chain_mix(ULD_R_KILLED, (uint32_t)sig, 0));
     }
     uld_mutex_unlock(&uld_graph_lock);
-    /* another thread may be printing (and so owe ours): give it a second */
+    /* another thread may be printing (and so owe ours): give it a second.
+     * In this handler libdw is used only if an earlier report loaded it. */
+    uld_dw_forbid_load(1);
     for (int i = 0; i < 100; i++) {
         uld_report_flush();
         if (!uld_report_pending())
@@ -472,6 +474,7 @@ void uld_kill_report(int sig)
         struct timespec ts = {0, 10 * 1000 * 1000};
         nanosleep(&ts, NULL);
     }
+    uld_dw_forbid_load(0);
 out:
     uld_busy = was_busy;
     errno = saved;
