@@ -10,7 +10,6 @@
 #include "dwload.h"
 
 #include "stack.h"
-#include "thread.h"
 
 #include <dlfcn.h>
 
@@ -34,9 +33,13 @@ int uld_dw_load(void)
 {
     if (state)
         return state > 0;
-    if (forbidden || uld_in_signal_handler()) {
-        ULD_WARN_ONCE(1, "libdw is not loaded inside a signal handler and no earlier report "
-                         "loaded it: frames of this report are shown as module+offset");
+    /* A program's signal handler prints a report only when its thread is
+     * about to hang on a lock: loading there risks no more than that hang
+     * (the loader's lock held by the code it interrupted), and the report
+     * names its locks.  The kill-time report must let the process end. */
+    if (forbidden) {
+        ULD_WARN_ONCE(1, "libdw is not loaded while a fatal signal is handled and no earlier "
+                         "report loaded it: frames of this report are shown as module+offset");
         return 0;
     }
     void *so = dlopen("libdw.so.1", RTLD_LAZY | RTLD_LOCAL);

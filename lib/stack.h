@@ -42,7 +42,8 @@ struct uld_frame_info {
 #define ULD_MAX_INLINE 8
 
 /* While set, libdw is not loaded (dwload.c): the kill-time report runs in a
- * signal handler, where dlopen could deadlock on the loader's lock. */
+ * signal handler, where dlopen could deadlock on the loader's lock held by
+ * the code it interrupted, and the process must still end. */
 void uld_dw_forbid_load(int forbid) ULD_HIDDEN;
 
 /* Describe a code address; `is_return` looks up the call instruction.  Report lock held.
