@@ -12,6 +12,7 @@
 #include "report.h"
 #include "stack.h"
 #include "thread.h"
+#include "tomb.h"
 #include "wait.h"
 
 /* Per-acquisition state of the order check. */
@@ -525,6 +526,39 @@ void uld_check_unlock_misuse(struct uld_thread *t, uintptr_t addr, struct uld_lo
     else
         report_misuse(ULD_R_UNLOCK_NOT_HELD, t, l, ip, "unlock of a lock that is not held",
                       0);
+}
+
+/*
+ * A lock call on a destroyed lock (tomb.c).  rec is its retired record,
+ * named with its id and address as they were.
+ */
+void uld_check_use_after_destroy(struct uld_thread *t, struct uld_lock *rec, uint32_t id,
+                                 uintptr_t addr, uintptr_t destroy_ip, int op, uintptr_t ip)
+{
+    uint64_t key = mix64(mix64(ULD_R_USE_AFTER_DESTROY, rec->cls ? rec->cls->node.id : 0), ip);
+    if (uld_report_seen(key))
+        return;
+    struct uld_report *r = uld_report_new(ULD_R_USE_AFTER_DESTROY);
+    if (!r)
+        return;
+    fill_thread(r, t, ip);
+    r->target = rec->cls ? uld_report_add_lock(r, rec, 0) : -1;
+    if (r->target >= 0) {
+        r->locks[r->target].id = id;
+        r->locks[r->target].addr = addr;
+    }
+    r->stack_id = uld_stack_capture();
+    r->prior_ip = destroy_ip;
+    const char *type = uld_lock_type_name(rec->type);
+    const char *fn = rec->type == ULD_TYPE_RWLOCK ? "rwlock" : rec->type == ULD_TYPE_SPIN ? "spin" : "mutex";
+    if (op == ULD_DEAD_DESTROY)
+        uld_snprintf(r->detail, sizeof(r->detail), "%s destroyed twice", type);
+    else
+        uld_snprintf(r->detail, sizeof(r->detail),
+                     "%s of a %s after pthread_%s_destroy, with no init since",
+                     op == ULD_DEAD_LOCK ? "lock" : "unlock", type, fn);
+    fill_held(r, t, 0);
+    uld_report_submit(r, key);
 }
 
 /*

@@ -61,6 +61,9 @@ static const struct option_row options[] = {
      "dependency edges kept (both graphs) before new ones are dropped"},
     {"max_locks", OPT_INT, OFF(max_locks), 1L << 24, 16, 1L << 28,
      "live lock instances tracked before new locks go unchecked"},
+    {"max_tombstones", OPT_INT, OFF(max_tombstones), 1L << 20, 16, 1L << 26,
+     "destroyed mutexes, rwlocks and spinlocks remembered (until re-initialised or freed) "
+     "to report their use after destroy"},
     {"max_classes", OPT_INT, OFF(max_classes), 1L << 17, 16, 1L << 24,
      "lock classes before new classes go unchecked"},
     {"chain_cache_bits", OPT_INT, OFF(chain_cache_bits), 20, 10, 26,

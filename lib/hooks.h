@@ -29,6 +29,8 @@ enum uld_lock_type {
 #define ULD_LF_WRITER_PREF 0x04u /* rwlock: readers wait behind a waiting writer */
 #define ULD_LF_READ_RECURSIVE 0x08u /* custom lock: readers never wait for writers */
 #define ULD_LF_ROBUST 0x10u      /* robust mutex: its owner's death hands it on (EOWNERDEAD) */
+#define ULD_LF_DESTROYED 0x20u   /* the object carries its implementation's "destroyed" mark
+                                  * (glibc mutex: __kind -1); its tag, if any, is read-only */
 
 struct uld_lockdesc {
     uint8_t type;  /* enum uld_lock_type */

@@ -67,6 +67,7 @@ static const char *const kind_names[ULD_R_KINDS] = {
     [ULD_R_HANG_WAIT] = "hang-through-wait",
     [ULD_R_TIMEOUT] = "timeout-deadlock",
     [ULD_R_KILLED] = "blocked-at-kill",
+    [ULD_R_USE_AFTER_DESTROY] = "use-after-destroy",
 };
 
 static const char *const headlines[ULD_R_KINDS] = {
@@ -89,6 +90,7 @@ static const char *const headlines[ULD_R_KINDS] = {
     [ULD_R_HANG_WAIT] = "deadlock: a lock holder waits for what the blocked thread cannot give",
     [ULD_R_TIMEOUT] = "a timeout broke a deadlock",
     [ULD_R_KILLED] = "process killed while threads were blocked",
+    [ULD_R_USE_AFTER_DESTROY] = "lock used after it was destroyed",
 };
 
 const char *uld_report_kind_name(int kind)
@@ -194,6 +196,8 @@ int uld_report_suppressed(const struct uld_report *r, struct uld_suppression *li
     }
     add_frame_strings(&ss, r->ip);
     add_stack_strings(&ss, r->stack_id);
+    if (r->prior_ip)
+        add_frame_strings(&ss, r->prior_ip);
     for (int i = 0; i < r->nsteps; i++) {
         add_frame_strings(&ss, r->steps[i].from_ip);
         add_stack_strings(&ss, r->steps[i].stack_id);
