@@ -641,7 +641,14 @@ void uld_check_assert_held(struct uld_thread *t, uintptr_t addr, uintptr_t ip)
  * locker with EOWNERDEAD, the protocol such programs are written for, so
  * nobody hangs on it.
  */
+static void exit_holding(struct uld_thread *t, const char *what);
+
 void uld_check_exit_holding(struct uld_thread *t)
+{
+    exit_holding(t, "thread exiting while holding");
+}
+
+static void exit_holding(struct uld_thread *t, const char *what)
 {
     uint32_t ids[ULD_R_MAX_HELD];
     int n = 0;
@@ -661,10 +668,20 @@ void uld_check_exit_holding(struct uld_thread *t)
         return;
     fill_thread(r, t, 0);
     r->target = -1;
-    uld_snprintf(r->detail, sizeof(r->detail), "thread exiting while holding %d lock%s",
-                 t->depth, t->depth == 1 ? "" : "s");
+    uld_snprintf(r->detail, sizeof(r->detail), "%s %d lock%s", what, t->depth,
+                 t->depth == 1 ? "" : "s");
     fill_held(r, t, 1);
     uld_report_submit(r, key);
+}
+
+/* A fatal signal ends the process while t holds locks (watchdog.c). */
+void uld_check_exit_holding_signal(struct uld_thread *t, int sig)
+{
+    const char *name = sigabbrev_np(sig);
+    char what[96];
+    uld_snprintf(what, sizeof(what), "SIG%s ends the process while this thread holds",
+                 name ? name : "?");
+    exit_holding(t, what);
 }
 
 /* ---- waits and wake-ups -------------------------------------------------- */

@@ -418,7 +418,7 @@ static void emit(const struct uld_report *r)
     }
     if (uld_config.halt_on_error && uld_report_kind_is_error(r->kind)) {
         uld_warn("halt_on_error is set: aborting");
-        abort();
+        uld_abort();
     }
 }
 
@@ -436,7 +436,9 @@ static int pending_urgent(void)
 static void flush_on_stack(void *unused)
 {
     (void)unused;
-    while (atomic_load(&pending) || (!uld_in_signal_handler() && uld_graph_dump_due())) {
+    /* no graph dump from a handler: it names frames, and raw names are not keys */
+    int no_dump = uld_in_signal_handler() || atomic_load(&uld_symbolize_raw);
+    while (atomic_load(&pending) || (!no_dump && uld_graph_dump_due())) {
         if (!uld_mutex_trylock(&report_lock))
             return; /* the holder prints ours before it lets go */
         if (!emit_buf)
@@ -458,7 +460,7 @@ static void flush_on_stack(void *unused)
             uld_free(fifo, sizeof(*fifo));
             fifo = next;
         }
-        if (!uld_in_signal_handler()) /* names frames: not in a handler */
+        if (!no_dump)
             uld_graph_dump_write(0);
         uld_mutex_unlock(&report_lock);
     }

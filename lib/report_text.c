@@ -733,6 +733,9 @@ void uld_report_render_text(struct uld_buf *b, const struct uld_report *r)
     if (r->kind != ULD_R_DEADLOCK && r->kind != ULD_R_HANG_WAIT &&
         r->kind != ULD_R_KILLED) /* there every thread's locks are shown already */
         put_held(b, r);
+    if (atomic_load(&uld_symbolize_raw))
+        uld_buf_puts(b, "\n(code not symbolised: the signal may have interrupted malloc, so "
+                        "frames are module+offset;\n `addr2line -f -e MODULE OFFSET` names them)\n");
     put_legend(b, r);
     if (r->kind != ULD_R_LIMIT)
         put_threads(b, r);

@@ -4,6 +4,9 @@
  * program's own __cxa_demangle when it has one.  Results are cached for the
  * process lifetime.  Callers hold the report lock, which serialises all of
  * this; libdw may allocate, which is why it never runs on a lock path.
+ * In raw mode (uld_symbolize_raw: a report from a fatal signal's handler,
+ * which may have interrupted malloc) nothing allocates: code addresses get
+ * their module and offset from dl_iterate_phdr, data addresses no names.
  */
 #include "config.h"
 #include "output.h"
@@ -11,6 +14,8 @@
 #include "uthash_arena.h"
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <link.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
@@ -193,6 +198,47 @@ static int segment_contains(Dwfl_Module *m, void **user, const char *name, Dwarf
         }
     }
     return DWARF_CB_OK;
+}
+
+_Atomic int uld_symbolize_raw;
+
+static int use_libdw(void)
+{
+    return uld_config.symbolize && !atomic_load_explicit(&uld_symbolize_raw, memory_order_relaxed);
+}
+
+struct raw_module {
+    uintptr_t addr, offset;
+    const char *path;
+};
+
+static int raw_module_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    struct raw_module *rm = arg;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && rm->addr >= lo && rm->addr - lo < ph->p_memsz) {
+            rm->path = info->dlpi_name && info->dlpi_name[0] ? info->dlpi_name
+                                                             : program_invocation_name;
+            rm->offset = rm->addr - info->dlpi_addr;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Module and offset without libdw or malloc (dl_iterate_phdr takes only the
+ * loader's lock, as libunwind does in handlers). */
+static int raw_module_of(uintptr_t addr, const char **path, uintptr_t *offset)
+{
+    struct raw_module rm = {addr, 0, NULL};
+    if (!dl_iterate_phdr(raw_module_cb, &rm))
+        return 0;
+    *path = rm.path;
+    *offset = rm.offset;
+    return 1;
 }
 
 static Dwfl_Module *module_of(uintptr_t addr)
@@ -413,6 +459,10 @@ static struct sym_cache *lookup_cached(uintptr_t addr, int is_return)
 int uld_symbolize_inline(uintptr_t addr, int is_return, struct uld_frame_info *out, int max)
 {
     memset(out, 0, sizeof(*out));
+    if (uld_symbolize_raw && max >= 1) {
+        raw_module_of(addr, &out->module, &out->module_offset);
+        return 1;
+    }
     if (!uld_config.symbolize || max < 1)
         return 1;
     allow_debuginfod(1);
@@ -439,6 +489,8 @@ void uld_symbolize(uintptr_t addr, int is_return, struct uld_frame_info *out)
 
 int uld_module_of(uintptr_t addr, const char **path, uintptr_t *offset)
 {
+    if (uld_symbolize_raw)
+        return raw_module_of(addr, path, offset);
     Dwfl_Module *m = module_of(addr);
     if (!m)
         return 0;
@@ -450,7 +502,7 @@ int uld_module_of(uintptr_t addr, const char **path, uintptr_t *offset)
 
 int uld_symbolize_data(uintptr_t addr, const char **symbol, uintptr_t *offset)
 {
-    if (!uld_config.symbolize)
+    if (!use_libdw())
         return 0;
     Dwfl_Module *m = module_of(addr);
     if (!m)
@@ -471,7 +523,7 @@ int uld_symbolize_data(uintptr_t addr, const char **symbol, uintptr_t *offset)
 
 int uld_symbolize_data_scope(uintptr_t addr, int *local, const char **file)
 {
-    Dwfl_Module *m = uld_config.symbolize ? module_of(addr) : NULL;
+    Dwfl_Module *m = use_libdw() ? module_of(addr) : NULL;
     int n = m ? dwfl_module_getsymtab(m) : -1;
     const char *last_file = NULL;
     for (int i = 0; i < n; i++) {
@@ -494,7 +546,7 @@ int uld_symbolize_data_scope(uintptr_t addr, int *local, const char **file)
 
 int uld_symbolize_decl_line(uintptr_t addr, int is_return)
 {
-    Dwfl_Module *m = uld_config.symbolize ? module_of(addr) : NULL;
+    Dwfl_Module *m = use_libdw() ? module_of(addr) : NULL;
     uintptr_t pc = is_return ? addr - 1 : addr;
     Dwarf_Addr bias = 0;
     Dwarf_Die *cu = m ? dwfl_module_addrdie(m, pc, &bias) : NULL;
@@ -519,7 +571,7 @@ int uld_symbolize_decl_line(uintptr_t addr, int is_return)
  */
 void uld_symbolize_pin_module(uintptr_t addr)
 {
-    if (!uld_config.symbolize)
+    if (!use_libdw())
         return;
     Dwfl_Module *m = module_of(addr);
     if (!m)
