@@ -185,11 +185,13 @@ static int destroyed_lock_use(struct uld_thread *t, uintptr_t addr, struct uld_l
 {
     if (d.type > ULD_TYPE_SPIN)
         return 0;
-    if (!(d.flags & ULD_LF_DESTROYED) && !uld_lockmap_range_marked(addr, 1))
-        return 0;
-    struct uld_lock *l = uld_lock_lookup(addr);
-    if (l && !(d.flags & ULD_LF_DESTROYED) && (!d.tag || tag_matches(l, d.tag)))
-        return 0; /* a live lock */
+    if (!(d.flags & ULD_LF_DESTROYED)) {
+        struct uld_lock *l = uld_lock_lookup(addr);
+        if (l && (!d.tag || tag_matches(l, d.tag)))
+            return 0; /* a live lock */
+        if (!uld_lockmap_range_marked(addr, 1))
+            return 0; /* nothing was buried near addr */
+    }
     int saved = errno;
     uld_mutex_lock(&uld_graph_lock);
     int dead = uld_tomb_use(t, addr, d, op, ip);
