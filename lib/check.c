@@ -542,7 +542,7 @@ void uld_check_use_after_destroy(struct uld_thread *t, struct uld_lock *rec, uin
     struct uld_report *r = uld_report_new(ULD_R_USE_AFTER_DESTROY);
     if (!r)
         return;
-    fill_thread(r, t, ip);
+    uld_report_fill_thread(r, t, ip);
     r->target = rec->cls ? uld_report_add_lock(r, rec, 0) : -1;
     if (r->target >= 0) {
         r->locks[r->target].id = id;
