@@ -6,8 +6,13 @@
  * chains are exercised.  Locks are private to each thread, or shared by all.
  *
  *   lockbench [--threads N] [--depth D] [--locks L] [--kind K] [--shared]
- *             [--iters N]
+ *             [--iters N] [--churn stack|heap]
  *   K: mutex | rwlock-read | rwlock-write | spin | sem
+ *
+ * --churn: a lock per request instead: each iteration initialises a lock,
+ * takes and releases it once and destroys it, on the stack (the same
+ * address every time) or in a malloc'd object freed each time ("pairs" are
+ * then these cycles).
  *
  * Prints one line: the configuration, ns per acquire+release pair (per
  * thread), aggregate Mpairs/s, and peak RSS.
@@ -22,6 +27,7 @@
 
 enum kind { K_MUTEX, K_RWREAD, K_RWWRITE, K_SPIN, K_SEM };
 static const char *const kind_names[] = {"mutex", "rwlock-read", "rwlock-write", "spin", "sem"};
+static const char *const churn_names[] = {"", " churn=stack", " churn=heap"};
 
 union lock {
     pthread_mutex_t m;
@@ -32,12 +38,12 @@ union lock {
 };
 
 struct config {
-    int threads, depth, locks, shared;
+    int threads, depth, locks, shared, churn; /* churn: 0 off, 1 stack, 2 heap */
     enum kind kind;
     long iters;
 };
 
-static struct config cfg = {1, 4, 4, 0, K_MUTEX, 2000000};
+static struct config cfg = {.threads = 1, .depth = 4, .locks = 4, .kind = K_MUTEX, .iters = 2000000};
 static union lock *all_locks;
 static pthread_barrier_t start_line;
 
@@ -89,6 +95,42 @@ WORKER_LOOP(loop_rwwrite, WR_ACQ, RW_REL)
 WORKER_LOOP(loop_spin, SPIN_ACQ, SPIN_REL)
 WORKER_LOOP(loop_sem, SEM_ACQ, SEM_REL)
 
+static void lock_destroy(union lock *l)
+{
+    switch (cfg.kind) {
+    case K_MUTEX:
+        pthread_mutex_destroy(&l->m);
+        break;
+    case K_RWREAD:
+    case K_RWWRITE:
+        pthread_rwlock_destroy(&l->rw);
+        break;
+    case K_SPIN:
+        pthread_spin_destroy(&l->s);
+        break;
+    case K_SEM:
+        sem_destroy(&l->sem);
+        break;
+    }
+}
+
+static void churn_loop(long iters)
+{
+    static void (*const loops[])(union lock *, long, int, int) = {
+        loop_mutex, loop_rwread, loop_rwwrite, loop_spin, loop_sem};
+    for (long i = 0; i < iters; i++) {
+        union lock local, *l = cfg.churn == 2 ? malloc(sizeof(*l)) : &local;
+        if (!l)
+            exit(1);
+        lock_init(l);
+        loops[cfg.kind](l, 1, 1, 1);
+        lock_destroy(l);
+        __asm__ volatile("" : : "r"(l) : "memory"); /* the stack lock stays in memory */
+        if (l != &local)
+            free(l);
+    }
+}
+
 static void *worker(void *arg)
 {
     static void (*const loops[])(union lock *, long, int, int) = {
@@ -96,6 +138,10 @@ static void *worker(void *arg)
     long id = (long)arg;
     union lock *mine = all_locks + (cfg.shared ? 0 : id * cfg.locks);
     pthread_barrier_wait(&start_line);
+    if (cfg.churn) {
+        churn_loop(cfg.iters);
+        return NULL;
+    }
     loops[cfg.kind](mine, cfg.iters, cfg.depth, cfg.locks - cfg.depth + 1);
     return NULL;
 }
@@ -133,6 +179,8 @@ static void parse(int argc, char **argv)
             cfg.depth = atoi(argv[++i]);
         else if (v && !strcmp(a, "--locks"))
             cfg.locks = atoi(argv[++i]);
+        else if (v && !strcmp(a, "--churn") && (!strcmp(v, "stack") || !strcmp(v, "heap")))
+            cfg.churn = !strcmp(argv[++i], "stack") ? 1 : 2;
         else if (v && !strcmp(a, "--iters"))
             cfg.iters = atol(argv[++i]);
         else if (v && !strcmp(a, "--kind")) {
@@ -148,7 +196,7 @@ static void parse(int argc, char **argv)
         } else {
             fprintf(stderr, "usage: lockbench [--threads N] [--depth D] [--locks L] "
                             "[--kind mutex|rwlock-read|rwlock-write|spin|sem] [--shared] "
-                            "[--iters N]\n");
+                            "[--iters N] [--churn stack|heap]\n");
             exit(2);
         }
     }
@@ -175,11 +223,11 @@ int main(int argc, char **argv)
     for (int i = 0; i < cfg.threads; i++)
         pthread_join(t[i], NULL);
     double elapsed = now() - t0;
-    double pairs = (double)cfg.iters * cfg.depth;
-    printf("kind=%s threads=%d depth=%d locks=%d shared=%d ns_per_pair=%.2f "
+    double pairs = (double)cfg.iters * (cfg.churn ? 1 : cfg.depth);
+    printf("kind=%s%s threads=%d depth=%d locks=%d shared=%d ns_per_pair=%.2f "
            "mpairs_per_s=%.2f peak_rss_kb=%ld\n",
-           kind_names[cfg.kind], cfg.threads, cfg.depth, cfg.locks, cfg.shared,
-           elapsed * 1e9 / pairs, pairs * cfg.threads / elapsed / 1e6, peak_rss_kb());
+           kind_names[cfg.kind], churn_names[cfg.churn], cfg.threads, cfg.depth, cfg.locks,
+           cfg.shared, elapsed * 1e9 / pairs, pairs * cfg.threads / elapsed / 1e6, peak_rss_kb());
     free(t);
     free(all_locks);
     return 0;

@@ -12,6 +12,7 @@
 #include "report.h"
 #include "stack.h"
 #include "thread.h"
+#include "tomb.h"
 #include "wait.h"
 
 /* Per-acquisition state of the order check. */
@@ -529,6 +530,39 @@ void uld_check_unlock_misuse(struct uld_thread *t, uintptr_t addr, struct uld_lo
 }
 
 /*
+ * A lock call on a destroyed lock (tomb.c).  rec is its retired record,
+ * named with its id and address as they were.
+ */
+void uld_check_use_after_destroy(struct uld_thread *t, struct uld_lock *rec, uint32_t id,
+                                 uintptr_t addr, uintptr_t destroy_ip, int op, uintptr_t ip)
+{
+    uint64_t key = mix64(mix64(ULD_R_USE_AFTER_DESTROY, rec->cls ? rec->cls->node.id : 0), ip);
+    if (uld_report_seen(key))
+        return;
+    struct uld_report *r = uld_report_new(ULD_R_USE_AFTER_DESTROY);
+    if (!r)
+        return;
+    uld_report_fill_thread(r, t, ip);
+    r->target = rec->cls ? uld_report_add_lock(r, rec, 0) : -1;
+    if (r->target >= 0) {
+        r->locks[r->target].id = id;
+        r->locks[r->target].addr = addr;
+    }
+    r->stack_id = uld_stack_capture();
+    r->prior_ip = destroy_ip;
+    const char *type = uld_lock_type_name(rec->type);
+    const char *fn = rec->type == ULD_TYPE_RWLOCK ? "rwlock" : rec->type == ULD_TYPE_SPIN ? "spin" : "mutex";
+    if (op == ULD_DEAD_DESTROY)
+        uld_snprintf(r->detail, sizeof(r->detail), "%s destroyed twice", type);
+    else
+        uld_snprintf(r->detail, sizeof(r->detail),
+                     "%s of a %s after pthread_%s_destroy, with no init since",
+                     op == ULD_DEAD_LOCK ? "lock" : "unlock", type, fn);
+    fill_held(r, t, 0);
+    uld_report_submit(r, key);
+}
+
+/*
  * A trylock that failed (EBUSY) because this very thread holds the lock:
  * harmless here, but the lock call it stands for would never return.
  */
@@ -608,7 +642,14 @@ void uld_check_assert_held(struct uld_thread *t, uintptr_t addr, uintptr_t ip)
  * locker with EOWNERDEAD, the protocol such programs are written for, so
  * nobody hangs on it.
  */
+static void exit_holding(struct uld_thread *t, const char *what);
+
 void uld_check_exit_holding(struct uld_thread *t)
+{
+    exit_holding(t, "thread exiting while holding");
+}
+
+static void exit_holding(struct uld_thread *t, const char *what)
 {
     uint32_t ids[ULD_R_MAX_HELD];
     int n = 0;
@@ -628,10 +669,20 @@ void uld_check_exit_holding(struct uld_thread *t)
         return;
     uld_report_fill_thread(r, t, 0);
     r->target = -1;
-    uld_snprintf(r->detail, sizeof(r->detail), "thread exiting while holding %d lock%s",
-                 t->depth, t->depth == 1 ? "" : "s");
+    uld_snprintf(r->detail, sizeof(r->detail), "%s %d lock%s", what, t->depth,
+                 t->depth == 1 ? "" : "s");
     fill_held(r, t, 1);
     uld_report_submit(r, key);
+}
+
+/* A fatal signal ends the process while t holds locks (watchdog.c). */
+void uld_check_exit_holding_signal(struct uld_thread *t, int sig)
+{
+    const char *name = sigabbrev_np(sig);
+    char what[96];
+    uld_snprintf(what, sizeof(what), "SIG%s ends the process while this thread holds",
+                 name ? name : "?");
+    exit_holding(t, what);
 }
 
 /* ---- waits and wake-ups -------------------------------------------------- */

@@ -61,6 +61,9 @@ static const struct option_row options[] = {
      "dependency edges kept (both graphs) before new ones are dropped"},
     {"max_locks", OPT_INT, OFF(max_locks), 1L << 24, 16, 1L << 28,
      "live lock instances tracked before new locks go unchecked"},
+    {"max_tombstones", OPT_INT, OFF(max_tombstones), 1L << 20, 16, 1L << 26,
+     "destroyed mutexes, rwlocks and spinlocks remembered (until re-initialised or freed) "
+     "to report their use after destroy"},
     {"max_classes", OPT_INT, OFF(max_classes), 1L << 17, 16, 1L << 24,
      "lock classes before new classes go unchecked"},
     {"chain_cache_bits", OPT_INT, OFF(chain_cache_bits), 20, 10, 26,
@@ -79,8 +82,9 @@ static const struct option_row options[] = {
      "also skip functions whose names say they wrap the lock API (*mutex_init*, "
      "*mtx_lock*, *lock_alloc*, C++ *Mutex constructors...; docs/design.md)"},
     {"kill_report", OPT_BOOL, OFF(kill_report), 1, 0, 1,
-     "when SIGTERM, SIGINT, SIGQUIT or SIGALRM ends the process (no handler of the program's), "
-     "first report every thread blocked on a lock or wait"},
+     "when SIGTERM, SIGINT, SIGQUIT, SIGALRM, SIGHUP, SIGUSR1, SIGUSR2 or abort()'s SIGABRT "
+     "ends the process (no handler of the program's), first report every thread blocked on a "
+     "lock or wait, and the locks the ending thread holds"},
     {"follow_links", OPT_BOOL, OFF(follow_links), 0, 0, 1,
      "write log_path/json_path/graph_path through a symbolic link (default: refuse one, "
      "as a link in a shared directory may point anywhere)"},

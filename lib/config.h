@@ -29,6 +29,7 @@ struct uld_config {
     long summary;                   /* one line at exit when anything was reported */
     long max_edges;                /* dependency edges, both graphs */
     long max_locks;                /* live lock instances */
+    long max_tombstones;           /* destroyed locks remembered (tomb.c) */
     long max_classes;              /* lock classes */
     long chain_cache_bits;          /* log2 of chain-cache slots */
     long watchdog;                  /* seconds blocked in a cycle before reporting; 0 off */

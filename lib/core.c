@@ -12,6 +12,7 @@
 #include "output.h"
 #include "report.h"
 #include "stack.h"
+#include "tomb.h"
 #include "wait.h"
 
 #include <errno.h>
@@ -154,6 +155,33 @@ static struct uld_lock *lock_get(uintptr_t addr, struct uld_lockdesc d, uintptr_
     uld_report_flush();
     errno = saved;
     return l;
+}
+
+/*
+ * A lock call on a mutex, rwlock or spinlock that pthread_*_destroy ended and
+ * nothing built again (tomb.c): reported once, and the call is left to the
+ * program, untracked.  Cheap unless something was buried near addr or the
+ * object carries glibc's destroyed mark.
+ */
+static int destroyed_lock_use(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d,
+                              int op, uintptr_t ip)
+{
+    if (d.type > ULD_TYPE_SPIN)
+        return 0;
+    if (!(d.flags & ULD_LF_DESTROYED)) {
+        struct uld_lock *l = uld_lock_lookup(addr);
+        if (l && (!d.tag || tag_matches(l, d.tag)))
+            return 0; /* a live lock */
+        if (!uld_lockmap_range_marked(addr, 1))
+            return 0; /* nothing was buried near addr */
+    }
+    int saved = errno;
+    uld_mutex_lock(&uld_graph_lock);
+    int dead = uld_tomb_use(t, addr, d, op, ip);
+    uld_mutex_unlock(&uld_graph_lock);
+    uld_report_flush();
+    errno = saved;
+    return dead;
 }
 
 /* An annotation named the lock before its first acquisition told its type. */
@@ -321,6 +349,10 @@ static void begin_acquire(struct uld_thread *t, struct uld_acq *a, uintptr_t add
     a->try_held = 0;
     if (unlikely(t->depth >= ULD_MAX_HELD)) {
         report_held_limit(); /* once per process, in every output */
+        return;
+    }
+    if (unlikely(destroyed_lock_use(t, addr, d, ULD_DEAD_LOCK, ip))) {
+        a->action = ACT_NONE;
         return;
     }
     struct uld_lock *l = object_get(addr, d, ip);
@@ -515,6 +547,10 @@ int uld_on_release(const void *lock, struct uld_lockdesc d, int owner_tid, uintp
         uld_leave();
         return 1;
     }
+    if (destroyed_lock_use(t, addr, d, ULD_DEAD_UNLOCK, ip)) {
+        uld_leave();
+        return 0;
+    }
     int saved = errno;
     uld_mutex_lock(&uld_graph_lock);
     uld_check_unlock_misuse(t, addr, d, owner_hint(owner_tid), ip);
@@ -560,16 +596,26 @@ void uld_lock_destroyed(const void *lock, struct uld_lockdesc d, int held_by_any
     struct uld_thread *t = uld_enter();
     if (!t)
         return;
-    (void)d;
-    int saved = errno;
     uintptr_t addr = (uintptr_t)lock;
+    if (destroyed_lock_use(t, addr, d, ULD_DEAD_DESTROY, ip)) { /* destroyed twice */
+        uld_leave();
+        return;
+    }
+    int saved = errno;
     uld_mutex_lock(&uld_graph_lock);
     struct uld_lock *l = uld_lock_lookup(addr);
     int mine = uld_held_find(t, addr) >= 0;
     if (mine || held_by_any)
         uld_check_destroy_held(t, l, addr, !mine, 0, ip);
-    if (l && destroyed)
+    if (destroyed && d.type <= ULD_TYPE_SPIN) {
+        /* a lock met first at its destroy (a static one never taken) is buried too */
+        if (!l)
+            l = uld_lock_first_use(addr, d, ip);
+        if (l)
+            uld_tomb_bury(l, addr, d, ip);
+    } else if (l && destroyed) {
         uld_lock_forget(l);
+    }
     uld_mutex_unlock(&uld_graph_lock);
     uld_report_flush();
     errno = saved;
@@ -662,6 +708,7 @@ void uld_range_released(const void *p, size_t n, uintptr_t ip)
     int saved = errno;
     struct range_ctx c = {t, ip};
     uld_mutex_lock(&uld_graph_lock);
+    /* locks and tombstones end: the memory may hold any object next */
     uld_lockmap_for_range((uintptr_t)p, n, forget_in_range, &c);
     uld_mutex_unlock(&uld_graph_lock);
     uld_report_flush();

@@ -85,6 +85,7 @@ void uld_check_first_acquire(struct uld_thread *t, struct uld_lock *l, unsigned 
 void uld_check_unlock_misuse(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d,
                              enum uld_owner_hint owner, uintptr_t ip) ULD_HIDDEN;
 void uld_check_exit_holding(struct uld_thread *t) ULD_HIDDEN;
+void uld_check_exit_holding_signal(struct uld_thread *t, int sig) ULD_HIDDEN;
 /* A trylock of a lock the thread holds failed (EBUSY); graph_lock held. */
 void uld_check_trylock_held(struct uld_thread *t, struct uld_lock *l, uintptr_t ip) ULD_HIDDEN;
 /* Re-initialisation of a held lock; destroy of a condvar threads wait on. */

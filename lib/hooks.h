@@ -29,6 +29,8 @@ enum uld_lock_type {
 #define ULD_LF_WRITER_PREF 0x04u /* rwlock: readers wait behind a waiting writer */
 #define ULD_LF_READ_RECURSIVE 0x08u /* custom lock: readers never wait for writers */
 #define ULD_LF_ROBUST 0x10u      /* robust mutex: its owner's death hands it on (EOWNERDEAD) */
+#define ULD_LF_DESTROYED 0x20u   /* the object carries its implementation's "destroyed" mark
+                                  * (glibc mutex: __kind -1); its tag, if any, is read-only */
 
 struct uld_lockdesc {
     uint8_t type;  /* enum uld_lock_type */
@@ -166,12 +168,15 @@ extern int uld_watchdog_on;
 void uld_block_begin(const void *lock, uintptr_t ip);
 void uld_block_end(void);
 /*
- * Kill-time report (option kill_report): a fatal signal with the default
+ * Kill-time reports (option kill_report): a fatal signal with the default
  * disposition arrived; from the interposer's handler, before the default
- * action.  Async-signal-safe as far as the validator goes, bounded in time.
+ * action.  Bounded in time.  from_self: this process sent it (raise, abort,
+ * kill of its own pid), so the thread is at that call, not inside malloc;
+ * otherwise a report that nothing else symbolises names code by module and
+ * offset only (async-signal-safe).
  */
 int uld_kill_report_wanted(void);
-void uld_kill_report(int sig);
+void uld_kill_report(int sig, int from_self);
 
 /* What the validator needs from the interposer: real functions, no wrappers. */
 struct sigaction;

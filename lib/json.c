@@ -225,6 +225,13 @@ void uld_json_emit(struct uld_buf *b, const struct uld_report *r, const char *te
         threads(b, r);
     uld_buf_puts(b, ",\"stack\":");
     stack(b, r->stack_id);
+    if (r->kind == ULD_R_USE_AFTER_DESTROY) {
+        uld_buf_puts(b, ",\"destroyed_at\":");
+        if (r->prior_ip)
+            frame(b, r->prior_ip, 1);
+        else
+            uld_buf_puts(b, "null");
+    }
     uld_buf_puts(b, ",\"text\":");
     uld_buf_json_str(b, text);
     uld_buf_putc(b, '}');

@@ -121,7 +121,11 @@ int uld_lockmap_init(void) ULD_HIDDEN;
 struct uld_lock *uld_lock_lookup(uintptr_t addr) ULD_HIDDEN;
 struct uld_lock *uld_lock_create(uintptr_t addr, struct uld_lockdesc d, int site_kind,
                                  uintptr_t ip, const void *class_key) ULD_HIDDEN;
-void uld_lock_forget(struct uld_lock *l) ULD_HIDDEN;
+void uld_lock_forget(struct uld_lock *l) ULD_HIDDEN; /* retire + release_record */
+void uld_lock_retire(struct uld_lock *l) ULD_HIDDEN;         /* lifetime over, record kept */
+void uld_lock_release_record(struct uld_lock *l) ULD_HIDDEN; /* back to the free list */
+void uld_lockmap_mark(uintptr_t addr) ULD_HIDDEN;   /* free() must look at addr's granule */
+void uld_lockmap_unmark(uintptr_t addr) ULD_HIDDEN; /* ... unless nothing is left there */
 struct uld_node *uld_lock_node(struct uld_lock *l, unsigned subclass) ULD_HIDDEN;
 struct uld_class *uld_lock_class(struct uld_lock *l, unsigned subclass) ULD_HIDDEN;
 /* Calls fn for every tracked lock whose address lies in [p, p+n). */

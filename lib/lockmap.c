@@ -16,6 +16,7 @@
 #include "lock.h"
 #include "report.h"
 #include "stack.h"
+#include "tomb.h"
 
 #define TOMBSTONE ((uintptr_t)1)
 #define MAP_MIN_SLOTS (1u << 14)
@@ -215,7 +216,14 @@ int uld_lockmap_range_marked(uintptr_t p, size_t n)
     return 0;
 }
 
-/* Locks start at 4-byte aligned addresses (pthread_spinlock_t is an int). */
+static int granule_has_other_lock(uintptr_t addr);
+#define GRANULE_NO_LOCK 1 /* an address no lock starts at (locks are 4-byte aligned) */
+
+/*
+ * Locks start at 4-byte aligned addresses (pthread_spinlock_t is an int).
+ * fn ends each live lock in the range; tombstones there end too, and a
+ * granule left empty is cleared, so free() of its memory is cheap again.
+ */
 void uld_lockmap_for_range(uintptr_t p, size_t n, void (*fn)(struct uld_lock *, void *),
                            void *arg)
 {
@@ -225,24 +233,42 @@ void uld_lockmap_for_range(uintptr_t p, size_t n, void (*fn)(struct uld_lock *, 
             g = (g | ((1ull << LEAF_SHIFT) - 1)) + 1;
             continue;
         }
+        uintptr_t g_end = g + (1u << GRANULE_SHIFT);
         if (granule_test(g)) {
-            for (uintptr_t a = g; a < g + (1u << GRANULE_SHIFT); a += 4) {
+            for (uintptr_t a = g; a < g_end; a += 4) {
                 struct uld_lock *l;
-                if (a >= p && a < end && (l = uld_lock_lookup(a)))
-                    fn(l, arg);
+                if (a >= p && a < end) {
+                    if ((l = uld_lock_lookup(a)))
+                        fn(l, arg);
+                    uld_tomb_end(a);
+                }
             }
+            if ((g >= p && g_end <= end) || !granule_has_other_lock(g + GRANULE_NO_LOCK))
+                granule_set(g, 0);
         }
-        g += 1u << GRANULE_SHIFT;
+        g = g_end;
     }
 }
 
+/* Another live lock or a tombstone (tomb.c) starts in addr's granule. */
 static int granule_has_other_lock(uintptr_t addr)
 {
     uintptr_t g = addr & ~(uintptr_t)((1u << GRANULE_SHIFT) - 1);
     for (uintptr_t a = g; a < g + (1u << GRANULE_SHIFT); a += 4)
-        if (a != addr && uld_lock_lookup(a))
+        if (a != addr && (uld_lock_lookup(a) || uld_tomb_at(a)))
             return 1;
     return 0;
+}
+
+void uld_lockmap_mark(uintptr_t addr)
+{
+    granule_set(addr, 1);
+}
+
+void uld_lockmap_unmark(uintptr_t addr)
+{
+    if (!uld_lock_lookup(addr) && !granule_has_other_lock(addr))
+        granule_set(addr, 0);
 }
 
 /* ---- instances ------------------------------------------------------- */
@@ -316,6 +342,7 @@ struct uld_lock *uld_lock_create(uintptr_t addr, struct uld_lockdesc d, int site
     }
     if (!table_make_room())
         return NULL;
+    uld_tomb_end(addr); /* a new lifetime here: the destroyed one is history */
     int is_static = uld_addr_is_static(addr);
     if (site_kind == ULD_SITE_FIRST_USE && is_static)
         site_kind = ULD_SITE_STATIC; /* a static lock never initialised: its own class */
@@ -389,11 +416,17 @@ struct uld_class *uld_lock_class(struct uld_lock *l, unsigned subclass)
     return s->cls ? s->cls : l->cls;
 }
 
-void uld_lock_forget(struct uld_lock *l)
+/*
+ * The lifetime of l ends: out of the address table and the graph.  The
+ * record stays readable (name, class) until uld_lock_release_record(); its
+ * id becomes 0, so every memo and reference "valid while lock->id == id"
+ * (the fast path's among them) lets go of it at once.
+ */
+void uld_lock_retire(struct uld_lock *l)
 {
     uintptr_t addr = atomic_load(&l->addr);
     table_remove(addr);
-    if (!granule_has_other_lock(addr))
+    if (!uld_tomb_at(addr) && !granule_has_other_lock(addr))
         granule_set(addr, 0);
     uld_graph_remove_node(&uld_lock_graph, &l->node);
     for (int i = 1; l->sub && i < ULD_NUM_SUBCLASSES; i++) {
@@ -404,14 +437,28 @@ void uld_lock_forget(struct uld_lock *l)
     }
     if (l->sub)
         uld_free(l->sub, ULD_NUM_SUBCLASSES * sizeof(*l->sub));
-    if (l->name)
-        uld_free(l->name, strlen(l->name) + 1);
+    l->sub = NULL;
     if (l->wait)
         uld_free(l->wait, sizeof(*l->wait));
+    l->wait = NULL;
     if (l->cls && l->cls->nlive)
         l->cls->nlive--;
     atomic_store_explicit(&l->addr, 0, memory_order_release);
+    __atomic_store_n(&l->id, 0, __ATOMIC_RELEASE);
+    live_locks--;
+}
+
+void uld_lock_release_record(struct uld_lock *l)
+{
+    if (l->name)
+        uld_free(l->name, strlen(l->name) + 1);
+    l->name = NULL;
     l->next_free = free_records;
     free_records = l;
-    live_locks--;
+}
+
+void uld_lock_forget(struct uld_lock *l)
+{
+    uld_lock_retire(l);
+    uld_lock_release_record(l);
 }

@@ -68,6 +68,7 @@ static const char *const kind_names[ULD_R_KINDS] = {
     [ULD_R_HANG_WAIT] = "hang-through-wait",
     [ULD_R_TIMEOUT] = "timeout-deadlock",
     [ULD_R_KILLED] = "blocked-at-kill",
+    [ULD_R_USE_AFTER_DESTROY] = "use-after-destroy",
 };
 
 static const char *const headlines[ULD_R_KINDS] = {
@@ -90,6 +91,7 @@ static const char *const headlines[ULD_R_KINDS] = {
     [ULD_R_HANG_WAIT] = "deadlock: a lock holder waits for what the blocked thread cannot give",
     [ULD_R_TIMEOUT] = "a timeout broke a deadlock",
     [ULD_R_KILLED] = "process killed while threads were blocked",
+    [ULD_R_USE_AFTER_DESTROY] = "lock used after it was destroyed",
 };
 
 const char *uld_report_kind_name(int kind)
@@ -195,6 +197,8 @@ int uld_report_suppressed(const struct uld_report *r, struct uld_suppression *li
     }
     add_frame_strings(&ss, r->ip);
     add_stack_strings(&ss, r->stack_id);
+    if (r->prior_ip)
+        add_frame_strings(&ss, r->prior_ip);
     for (int i = 0; i < r->nsteps; i++) {
         add_frame_strings(&ss, r->steps[i].from_ip);
         add_stack_strings(&ss, r->steps[i].stack_id);
@@ -417,7 +421,7 @@ static void emit(const struct uld_report *r)
     }
     if (uld_config.halt_on_error && uld_report_kind_is_error(r->kind)) {
         uld_warn("halt_on_error is set: aborting");
-        abort();
+        uld_abort();
     }
 }
 
@@ -435,7 +439,9 @@ static int pending_urgent(void)
 static void flush_on_stack(void *unused)
 {
     (void)unused;
-    while (atomic_load(&pending) || (!uld_in_signal_handler() && uld_graph_dump_due())) {
+    /* no graph dump from a handler: it names frames, and raw names are not keys */
+    int no_dump = uld_in_signal_handler() || atomic_load(&uld_symbolize_raw);
+    while (atomic_load(&pending) || (!no_dump && uld_graph_dump_due())) {
         if (!uld_mutex_trylock(&report_lock))
             return; /* the holder prints ours before it lets go */
         if (!emit_buf)
@@ -457,7 +463,7 @@ static void flush_on_stack(void *unused)
             uld_free(fifo, sizeof(*fifo));
             fifo = next;
         }
-        if (!uld_in_signal_handler()) /* names frames: not in a handler */
+        if (!no_dump)
             uld_graph_dump_write(0);
         uld_mutex_unlock(&report_lock);
     }

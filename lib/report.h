@@ -30,6 +30,7 @@ enum uld_report_kind {
     ULD_R_HANG_WAIT,    /* watchdog: blocked on a lock whose holder waits (wait.c) */
     ULD_R_TIMEOUT,      /* a timed lock or wait expired inside a cycle (wait.c) */
     ULD_R_KILLED,       /* a fatal signal ended a process with blocked threads (killdump.c) */
+    ULD_R_USE_AFTER_DESTROY, /* a destroyed lock used again (tomb.c) */
     ULD_R_KINDS
 };
 
@@ -80,6 +81,7 @@ struct uld_report {
     int target;              /* lock being acquired/released/destroyed, or -1 */
     uint8_t target_mode;     /* ULD_MODE_* of the acquisition */
     int other_tid;           /* unlock-not-owner: the owner, if known */
+    uintptr_t prior_ip;      /* use-after-destroy: the call that destroyed it (0 unknown) */
     int signo;               /* signal-unsafe-lock: the signal */
     int nlocks, nsteps, nheld;
     int held_split;          /* hang/kill reports: held[] up to here is steps[0]'s thread's */

@@ -531,6 +531,19 @@ static void put_target_report(struct uld_buf *b, const struct uld_report *r, con
     }
 }
 
+static void put_destroyed_at(struct uld_buf *b, const struct uld_report *r)
+{
+    if (!r->prior_ip) {
+        uld_buf_puts(b, "\ndestroyed at: unknown (its memory was freed since, or the "
+                        "tombstone table was full)\n");
+        return;
+    }
+    uld_buf_puts(b, "\ndestroyed at ");
+    put_frame(b, r->prior_ip, 1);
+    put_source(b, r->prior_ip, 1, "      ");
+    uld_buf_putc(b, '\n');
+}
+
 static void put_signal_report(struct uld_buf *b, const struct uld_report *r)
 {
     const char *sig = sigabbrev_np(r->signo);
@@ -706,6 +719,10 @@ void uld_report_render_text(struct uld_buf *b, const struct uld_report *r)
     case ULD_R_KILLED:
         put_killed_report(b, r);
         break;
+    case ULD_R_USE_AFTER_DESTROY:
+        put_target_report(b, r, "uses a destroyed lock");
+        put_destroyed_at(b, r);
+        break;
     case ULD_R_EXIT_HOLDING:
         put_thread(b, (int)r->serial, r->tid, r->thread_name);
         uld_buf_printf(b, " is exiting: %s\n", r->detail);
@@ -719,6 +736,9 @@ void uld_report_render_text(struct uld_buf *b, const struct uld_report *r)
     if (r->kind != ULD_R_DEADLOCK && r->kind != ULD_R_HANG_WAIT &&
         r->kind != ULD_R_KILLED) /* there every thread's locks are shown already */
         put_held(b, r);
+    if (atomic_load(&uld_symbolize_raw))
+        uld_buf_puts(b, "\n(code not symbolised: the signal may have interrupted malloc, so "
+                        "frames are module+offset;\n `addr2line -f -e MODULE OFFSET` names them)\n");
     put_legend(b, r);
     if (r->kind != ULD_R_LIMIT)
         put_threads(b, r);

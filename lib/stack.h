@@ -55,6 +55,9 @@ void uld_symbolize(uintptr_t addr, int is_return, struct uld_frame_info *out) UL
  * uld_symbolize() gives.  Returns n, 1 <= n <= max.  Report lock held. */
 int uld_symbolize_inline(uintptr_t addr, int is_return, struct uld_frame_info *out, int max)
     ULD_HIDDEN;
+/* Raw mode: name code by module+offset only, data not at all (no libdw, no
+ * malloc: reports printed from a fatal signal's handler). */
+extern _Atomic int uld_symbolize_raw ULD_HIDDEN;
 /* The loaded object containing addr: its path and addr's offset from its base. */
 int uld_module_of(uintptr_t addr, const char **path, uintptr_t *offset) ULD_HIDDEN;
 /* Name of the static object containing addr ("lock_a", offset 0x28); 0 if none. */

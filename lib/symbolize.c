@@ -5,6 +5,9 @@
  * first use (dwload.c); without it, frames are module+offset.  Results are cached for the
  * process lifetime.  Callers hold the report lock, which serialises all of
  * this; libdw may allocate, which is why it never runs on a lock path.
+ * In raw mode (uld_symbolize_raw: a report from a fatal signal's handler,
+ * which may have interrupted malloc) nothing allocates: code addresses get
+ * their module and offset from dl_iterate_phdr, data addresses no names.
  */
 #include "config.h"
 #include "dwload.h"
@@ -267,6 +270,47 @@ static int segment_contains(Dwfl_Module *m, void **user, const char *name, Dwarf
         }
     }
     return DWARF_CB_OK;
+}
+
+_Atomic int uld_symbolize_raw;
+
+static int use_libdw(void)
+{
+    return uld_config.symbolize && !atomic_load_explicit(&uld_symbolize_raw, memory_order_relaxed);
+}
+
+struct raw_module {
+    uintptr_t addr, offset;
+    const char *path;
+};
+
+static int raw_module_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    struct raw_module *rm = arg;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && rm->addr >= lo && rm->addr - lo < ph->p_memsz) {
+            rm->path = info->dlpi_name && info->dlpi_name[0] ? info->dlpi_name
+                                                             : program_invocation_name;
+            rm->offset = rm->addr - info->dlpi_addr;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Module and offset without libdw or malloc (dl_iterate_phdr takes only the
+ * loader's lock, as libunwind does in handlers). */
+static int raw_module_of(uintptr_t addr, const char **path, uintptr_t *offset)
+{
+    struct raw_module rm = {addr, 0, NULL};
+    if (!dl_iterate_phdr(raw_module_cb, &rm))
+        return 0;
+    *path = rm.path;
+    *offset = rm.offset;
+    return 1;
 }
 
 /*
@@ -553,6 +597,10 @@ static struct sym_cache *lookup_cached(uintptr_t addr, int is_return)
 int uld_symbolize_inline(uintptr_t addr, int is_return, struct uld_frame_info *out, int max)
 {
     memset(out, 0, sizeof(*out));
+    if (uld_symbolize_raw && max >= 1) {
+        raw_module_of(addr, &out->module, &out->module_offset);
+        return 1;
+    }
     if (!uld_config.symbolize || max < 1)
         return 1;
     allow_debuginfod(1);
@@ -579,6 +627,8 @@ void uld_symbolize(uintptr_t addr, int is_return, struct uld_frame_info *out)
 
 int uld_module_of(uintptr_t addr, const char **path, uintptr_t *offset)
 {
+    if (uld_symbolize_raw)
+        return raw_module_of(addr, path, offset);
     uintptr_t orig = addr;
     Dwfl_Module *m = uld_config.symbolize ? module_of(&addr) : NULL;
     if (!m) {
@@ -596,7 +646,7 @@ int uld_module_of(uintptr_t addr, const char **path, uintptr_t *offset)
 
 int uld_symbolize_data(uintptr_t addr, const char **symbol, uintptr_t *offset)
 {
-    if (!uld_config.symbolize)
+    if (!use_libdw())
         return 0;
     Dwfl_Module *m = module_of(&addr);
     if (!m)
@@ -617,7 +667,7 @@ int uld_symbolize_data(uintptr_t addr, const char **symbol, uintptr_t *offset)
 
 int uld_symbolize_data_scope(uintptr_t addr, int *local, const char **file)
 {
-    Dwfl_Module *m = uld_config.symbolize ? module_of(&addr) : NULL;
+    Dwfl_Module *m = use_libdw() ? module_of(&addr) : NULL;
     int n = m ? dwfl_module_getsymtab(m) : -1;
     const char *last_file = NULL;
     for (int i = 0; i < n; i++) {
@@ -640,7 +690,7 @@ int uld_symbolize_data_scope(uintptr_t addr, int *local, const char **file)
 
 int uld_symbolize_decl_line(uintptr_t addr, int is_return)
 {
-    Dwfl_Module *m = uld_config.symbolize ? module_of(&addr) : NULL;
+    Dwfl_Module *m = use_libdw() ? module_of(&addr) : NULL;
     uintptr_t pc = is_return ? addr - 1 : addr;
     Dwarf_Addr bias = 0;
     Dwarf_Die *cu = m ? dwfl_module_addrdie(m, pc, &bias) : NULL;

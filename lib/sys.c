@@ -131,10 +131,18 @@ void uld_warn(const char *fmt, ...)
     uld_output_write(ULD_OUT_STDERR, b.data, b.len);
 }
 
+_Atomic int uld_aborting;
+
+void uld_abort(void)
+{
+    atomic_store(&uld_aborting, 1);
+    abort();
+}
+
 void uld_assert_fail(const char *expr, const char *file, int line)
 {
     uld_warn("internal error: assertion '%s' failed at %s:%d", expr, file, line);
-    abort();
+    uld_abort();
 }
 
 uint64_t uld_now_ns(void)

@@ -195,7 +195,7 @@ static void report_deadlock(struct uld_thread_snap **cycle, int n, uint64_t now)
     uld_report_flush();
     if (r && uld_config.watchdog_abort) {
         uld_warn("watchdog_abort is set: aborting to leave a core");
-        abort();
+        uld_abort();
     }
 }
 
@@ -417,24 +417,24 @@ static void kill_add_thread(struct uld_report *r, struct uld_thread_snap *s, int
         .stack_id = atomic_load(&s->t->blocked_stack), .tid = s->tid, .serial = s->serial};
 }
 
-void uld_kill_report(int sig)
+/* Every blocked thread, what it waits for, and the cycle if any.  Returns
+ * 1 if this thread itself is one of them (its held locks are listed there). */
+static int kill_blocked_report(int sig, int n)
 {
-    if (!uld_kill_report_wanted())
-        return;
-    int saved = errno;
-    unsigned was_busy = uld_busy;
-    uld_busy = 1;
-    int n = uld_threads_snapshot(kill_snaps, WD_MAX_THREADS);
-    if (mark_blocked(n) == 0) /* nothing hangs: nothing to say */
-        goto out;
+    int self_blocked = 0;
     struct uld_thread_snap *blocked[WD_MAX_THREADS];
     int nb = 0;
-    for (int i = 0; i < n; i++)
-        if (kill_snaps[i].blocked_on && kill_snaps[i].tid != uld_gettid())
+    for (int i = 0; i < n; i++) {
+        if (!kill_snaps[i].blocked_on)
+            continue;
+        if (kill_snaps[i].tid != uld_gettid())
             blocked[nb++] = &kill_snaps[i];
+        else
+            self_blocked = 1;
+    }
     collect_stacks(blocked, nb);
     if (!lock_bounded(&uld_graph_lock))
-        goto out;
+        return self_blocked;
     struct uld_thread_snap *cycle[WD_MAX_THREADS];
     int len = find_cycle_in(kill_snaps, n, UINT64_MAX, cycle);
     struct uld_report *r = uld_report_new(ULD_R_KILLED);
@@ -464,10 +464,49 @@ void uld_kill_report(int sig)
         uld_report_submit(r, uld_chain_mix(ULD_R_KILLED, (uint32_t)sig, 0));
     }
     uld_mutex_unlock(&uld_graph_lock);
+    return self_blocked;
+}
+
+/*
+ * The thread that the fatal signal ends the process from holds locks:
+ * exit-holding, as for exit() from it.  Only this thread: the others are
+ * cut off wherever they are (the blocked ones are in blocked-at-kill).  Not
+ * when the signal interrupted the validator itself (its state may be half
+ * updated).
+ */
+static int kill_exit_holding(int sig, unsigned was_busy)
+{
+    struct uld_thread *t = uld_self;
+    if (was_busy || !t || t == ULD_THREAD_DEAD || t->depth == 0 || t->disabled ||
+        !lock_bounded(&uld_graph_lock))
+        return 0;
+    uld_check_exit_holding_signal(t, sig);
+    uld_mutex_unlock(&uld_graph_lock);
+    return 1;
+}
+
+void uld_kill_report(int sig, int from_self)
+{
+    if (!uld_kill_report_wanted() || atomic_load(&uld_aborting))
+        return;
+    int saved = errno;
+    unsigned was_busy = uld_busy;
+    uld_busy = 1;
+    int n = uld_threads_snapshot(kill_snaps, WD_MAX_THREADS);
+    int self_blocked = 0, nblocked = mark_blocked(n);
+    if (nblocked) /* symbolised, as ever: see docs/design.md for the risk */
+        self_blocked = kill_blocked_report(sig, n);
+    else if (!from_self) /* it may have interrupted malloc: nothing that allocates */
+        atomic_store(&uld_symbolize_raw, 1);
+    int queued = nblocked > 0;
+    if (!self_blocked)
+        queued |= kill_exit_holding(sig, was_busy);
     /* another thread may be printing (and so owe ours): give it a second.
-     * In this handler libdw is used only if an earlier report loaded it. */
-    uld_dw_forbid_load(1);
-    for (int i = 0; i < 100; i++) {
+     * A signal from outside may have interrupted the loader or malloc: then
+     * libdw is used only if an earlier report loaded it.  A self-sent one
+     * (raise, abort) runs where the program called it, and may load it. */
+    uld_dw_forbid_load(!from_self);
+    for (int i = 0; queued && i < 100; i++) {
         uld_report_flush();
         if (!uld_report_pending())
             break;
@@ -475,7 +514,6 @@ void uld_kill_report(int sig)
         nanosleep(&ts, NULL);
     }
     uld_dw_forbid_load(0);
-out:
     uld_busy = was_busy;
     errno = saved;
 }

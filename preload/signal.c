@@ -58,21 +58,34 @@ static void trampoline(int sig, siginfo_t *info, void *ctx)
 }
 
 /*
- * The kill-time report: SIGTERM, SIGINT, SIGQUIT and SIGALRM left at their
- * default action get our handler (once reset, SA_RESETHAND), which reports
- * the blocked threads and sends the signal again: the default action
- * proceeds as it would have.  The program sees SIG_DFL; a handler or
- * SIG_IGN it installs replaces ours, and SIG_DFL brings ours back.
+ * The kill-time reports: the asynchronous signals whose default action ends
+ * the process (SIGTERM, SIGINT, SIGQUIT, SIGALRM, SIGHUP, SIGUSR1, SIGUSR2)
+ * and abort()'s SIGABRT, left at their default action, get our handler
+ * (once reset, SA_RESETHAND), which reports the blocked threads and the
+ * locks the ending thread holds, and sends the signal again: the default
+ * action proceeds as it would have (same status, same core).  The program
+ * sees SIG_DFL; a handler or SIG_IGN it installs replaces ours, and SIG_DFL
+ * brings ours back.  Not SIGPIPE (it ends `prog | head` writers every day)
+ * nor the faults (SIGSEGV, SIGBUS, SIGFPE, SIGILL...): the process state is
+ * broken there, and the crash is the report.
  */
-static const int kill_signals[] = {SIGTERM, SIGINT, SIGQUIT, SIGALRM};
+static const int kill_signals[] = {SIGTERM, SIGINT, SIGQUIT, SIGALRM,
+                                   SIGHUP,  SIGUSR1, SIGUSR2, SIGABRT};
 static _Atomic int kill_watched[MAX_SIG + 1];
+
+/* Sent by this very process (raise, abort, kill of its own pid)? */
+static int sent_by_self(const siginfo_t *info)
+{
+    return info && (info->si_code == SI_USER || info->si_code == SI_TKILL ||
+                    info->si_code == SI_QUEUE) &&
+           info->si_pid == getpid();
+}
 
 static void kill_handler(int sig, siginfo_t *info, void *ctx)
 {
-    (void)info;
     (void)ctx;
     int e = errno;
-    uld_kill_report(sig);
+    uld_kill_report(sig, sent_by_self(info));
     raise(sig); /* blocked until we return, then the default action */
     errno = e;
 }

@@ -45,6 +45,9 @@ static const struct kind_info kinds[] = {
     {"invalid-lock", "error", "Unlock of memory that is not a lock",
      "An unlock names memory that was never initialised or acquired as a lock and that does "
      "not look unlocked: garbage, an uninitialised object, a copy of a locked lock."},
+    {"use-after-destroy", "error", "Lock used after destroy",
+     "A mutex, rwlock or spinlock is locked, unlocked or destroyed again after "
+     "pthread_*_destroy, with no init since; the report says where it was destroyed."},
     {"trylock-held", "warning", "Trylock of a lock the thread holds",
      "A trylock of a non-recursive lock that the calling thread already holds failed (EBUSY): "
      "the blocking call in its place would deadlock the thread on itself."},

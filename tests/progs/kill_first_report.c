@@ -9,7 +9,7 @@
  *
  * One thread holds lock_busy and waits on a semaphore nobody posts (no
  * report: nothing shows who would post it); another blocks on lock_busy;
- * main raises SIGTERM.
+ * a child process sends SIGTERM to main, as `timeout` would.
  *
  * HANGS: 8
  * EXPECT-SIGNAL: SIGTERM
@@ -22,6 +22,7 @@
 
 #include <semaphore.h>
 #include <signal.h>
+#include <unistd.h>
 
 static pthread_mutex_t lock_busy = PTHREAD_MUTEX_INITIALIZER;
 static sem_t never_posted;
@@ -48,8 +49,13 @@ int main(void)
     OK(pthread_barrier_init(&holding, NULL, 2));
     spawn_thread(holder, NULL);
     spawn_thread(blocked, NULL);
-    struct timespec ts = {1, 0};
-    nanosleep(&ts, NULL);
-    raise(SIGTERM);
-    return 0;
+    pid_t parent = getpid();
+    if (fork() == 0) { /* the signal comes from another process */
+        struct timespec ts = {1, 0};
+        nanosleep(&ts, NULL);
+        kill(parent, SIGTERM);
+        _exit(0);
+    }
+    for (;;)
+        pause();
 }

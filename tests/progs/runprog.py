@@ -71,6 +71,7 @@ SEVERITY = {
     "deadlock-detected": "error",
     "invalid-lock": "error",
     "trylock-held": "warning",
+    "use-after-destroy": "error",
     "hang-through-wait": "error",
     "timeout-deadlock": "error",
     "blocked-at-kill": "error",

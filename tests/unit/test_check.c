@@ -232,6 +232,60 @@ static void test_fresh_lock_first_acquisition(void **state)
     assert_string_equal(last_kind(), "lock-order-inversion");
 }
 
+static void use_at(void *l, struct uld_lockdesc d, unsigned af, uintptr_t ip)
+{
+    struct uld_acq a;
+    if (uld_acquire_begin(&a, l, d, af, ip))
+        uld_acquire_end(&a, 1);
+    uld_on_release(l, d, 0, ip);
+}
+
+/*
+ * Use after destroy (tomb.c): a rwlock whose tag survives is still the
+ * destroyed one (one report for the lock and its unlock); one whose tag is
+ * gone was built again; init and free end the tombstone.  A mutex is judged
+ * by glibc's destroyed mark (ULD_LF_DESTROYED), even with no tombstone.
+ */
+static void test_use_after_destroy(void **state)
+{
+    (void)state;
+    static uint64_t obj[7], obj2[7];
+    struct uld_lockdesc rw = {.type = ULD_TYPE_RWLOCK, .flags = 0, .tag = &obj[5]};
+    uld_lock_created(obj, rw, 0xa000);
+    use_at(obj, rw, 0, 0xa001);
+    uld_lock_destroyed(obj, rw, 0, 1, 0xa002);
+    assert_string_equal(last_kind(), "");
+    use_at(obj, rw, ULD_AF_READ, 0xa003);
+    assert_string_equal(last_kind(), "use-after-destroy");
+    use_at(obj, rw, ULD_AF_READ, 0xa004); /* reported once per destroyed lock */
+    uld_lock_destroyed(obj, rw, 0, 1, 0xa005);
+    assert_string_equal(last_kind(), "");
+
+    uld_lock_created(obj, rw, 0xa010); /* init: a new lock */
+    use_at(obj, rw, 0, 0xa011);
+    uld_lock_destroyed(obj, rw, 0, 1, 0xa012);
+    obj[5] = 0; /* PTHREAD_RWLOCK_INITIALIZER assigned: built again */
+    use_at(obj, rw, 0, 0xa013);
+    assert_string_equal(last_kind(), "");
+
+    uld_lock_destroyed(obj, rw, 0, 1, 0xa020);
+    uld_range_released(obj, sizeof(obj), 0xa021); /* freed: anything may live there */
+    assert_false(uld_range_may_hold_locks(obj, sizeof(obj)));
+    use_at(obj, rw, 0, 0xa022);
+    assert_string_equal(last_kind(), "");
+
+    struct uld_lockdesc m = {.type = ULD_TYPE_MUTEX, .flags = 0, .tag = NULL};
+    struct uld_lockdesc m_dead = {.type = ULD_TYPE_MUTEX, .flags = ULD_LF_DESTROYED};
+    uld_lock_created(obj2, m, 0xa030);
+    uld_lock_destroyed(obj2, m, 0, 1, 0xa031);
+    use_at(obj2, m, 0, 0xa032); /* kind rewritten: a new mutex */
+    assert_string_equal(last_kind(), "");
+    uld_lock_destroyed(obj2, m, 0, 1, 0xa033);
+    uld_range_released(obj2, sizeof(obj2), 0xa034);
+    use_at(obj2, m_dead, 0, 0xa035); /* freed, yet glibc's mark is there */
+    assert_string_equal(last_kind(), "use-after-destroy");
+}
+
 static void test_exit_code_counts_errors(void **state)
 {
     (void)state;
@@ -251,6 +305,7 @@ int main(void)
         cmocka_unit_test(test_misuse),
         cmocka_unit_test(test_class_order_and_same_class_nesting),
         cmocka_unit_test(test_fresh_lock_first_acquisition),
+        cmocka_unit_test(test_use_after_destroy),
         cmocka_unit_test(test_exit_code_counts_errors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
