@@ -284,9 +284,21 @@ static struct uld_lock *record_alloc(void)
     return uld_alloc(sizeof(*l));
 }
 
-/* The first frame from i on that is not inside a lock wrapper (wrappers.c). */
+/* How far above the interposed call a lock wrapper may sit with helpers of
+ * its own below it (GDAL: CPLCreateMutex -> a static helper -> init). */
+#define WRAPPER_REACH 3
+
+/* The first frame from i on that is outside the chain of lock wrappers
+ * (wrappers.c).  Frames below a wrapper frame were called by it: a static
+ * helper that has no symbol to match belongs to the chain too. */
 static int skip_wrappers(const uintptr_t *f, int n, int i)
 {
+    for (int k = i + WRAPPER_REACH - 1; k > i; k--) {
+        if (k + 1 < n && uld_in_wrapper(f[k])) {
+            i = k;
+            break;
+        }
+    }
     while (i + 1 < n && uld_in_wrapper(f[i]))
         i++;
     return i;

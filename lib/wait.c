@@ -132,31 +132,45 @@ void uld_wait_note_acquire(struct uld_thread *t, struct uld_lock *l, unsigned su
     errno = saved;
 }
 
+/* Let the next acquisition of lock `id` be noted again: the memo, and the
+ * fast path, which skips the note (only this thread reads its slots). */
+static void forget_taken(struct uld_thread *t, uint32_t id)
+{
+    if (needs_seen[id % NEEDS_FILTER] == id)
+        needs_seen[id % NEEDS_FILTER] = 0;
+    for (int i = 0; i < ULD_FAST_SLOTS; i++)
+        if (t->fast[i].lock_id == id)
+            t->fast[i].addr = 0;
+}
+
 /*
  * A wake-up made holding L announces, under L, that this thread is past
  * what it did so far (pigz's yarn: a finishing thread takes the threads
  * lock, marks itself done and signals; the joiner waits for that signal
  * on the same lock and joins holding it).  A joiner that learnt so is not
- * waiting for those earlier acquisitions of L: they stop counting, and a
- * later acquisition of L is recorded again when the memo lets it through.
+ * waiting for anything the thread acquired before: L, and every lock it
+ * took and let go before (Knot's dt_join: the worker's idle-loop
+ * notify_mx, released before its final report under report_mx).  Those
+ * acquisitions stop counting; a later acquisition of any lock is recorded
+ * again (memo and fast-path slot forgotten).  Costs one graph_lock per
+ * forgotten lock at its next acquisition, only for threads whose end has
+ * recorded needs.
  */
 void uld_wait_announced(struct uld_thread *t)
 {
     struct uld_lock *w = own_end;
-    if (!w || !w->node.out)
+    if (!w || !w->node.out || t->depth == 0)
         return;
     int saved = errno;
     uld_mutex_lock(&uld_graph_lock);
-    for (int i = 0; i < t->depth && w->id == own_end_id; i++) {
-        struct uld_held *h = &t->held[i];
-        if (!h->lock || h->lock->id != h->lock_id)
-            continue;
-        struct uld_edge *e = uld_graph_find(&uld_lock_graph, &w->node,
-                                            uld_lock_node(h->lock, h->subclass));
-        if (e)
+    if (w->id == own_end_id) {
+        struct uld_edge *e = w->node.out;
+        while (e) {
+            struct uld_edge *next = e->out_next;
+            forget_taken(t, e->to_lock_id);
             uld_graph_remove_edge(&uld_lock_graph, e);
-        if (needs_seen[h->lock_id % NEEDS_FILTER] == h->lock_id)
-            needs_seen[h->lock_id % NEEDS_FILTER] = 0;
+            e = next;
+        }
     }
     uld_mutex_unlock(&uld_graph_lock);
     errno = saved;

@@ -33,7 +33,9 @@
 static const char builtin_globs[] =
     "*mtx_init*:*mutex_init*:*mutex_create*:*mutex_alloc*:*MutexAlloc*:*lock_alloc*:"
     "*rwlock_init*:*spinlock_init*:*_lock_init:*_lock_new:new_lock*:init_mutex*:"
-    "*MutexC1E*:*MutexC2E*:"
+    "*MutexC1E*:*MutexC2E*:*CreateMutex*:*CreateOrAcquireMutex*:*AcquireMutex*:"
+    "*MutexHolderC1E*:*MutexHolderC2E*:*CreateLock*:*CreateOrAcquireLock*:*AcquireLock*:"
+    "*LockHolderC1E*:*LockHolderC2E*:"
     "*LockC1E*:*LockC2E*:*mtx_lock*:*mutex_lock*:*Mutex4Lock*:*mutex4lock*";
 
 struct fn_range {

@@ -55,9 +55,12 @@ static int wait_worker(const struct wait_call *w, pthread_cond_t *c, pthread_mut
     r = real_wait(w, c, m);
     uld_block_end();
     pthread_cleanup_pop(0);
-    uld_cond_wait_end(&acq);
+    /* Judged before the mutex goes back on the held stack: it was free for
+     * the whole wait, so a thread blocked on it now was not waiting for us
+     * while we waited (a timer thread's expiry is not a broken deadlock). */
     if (r == ETIMEDOUT)
         uld_wait_timed_out(c, ip);
+    uld_cond_wait_end(&acq);
     return r;
 }
 
