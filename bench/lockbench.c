@@ -6,8 +6,15 @@
  * chains are exercised.  Locks are private to each thread, or shared by all.
  *
  *   lockbench [--threads N] [--depth D] [--locks L] [--kind K] [--shared]
- *             [--iters N]
+ *             [--iters N] [--api pthread|c11]
  *   K: mutex | rwlock-read | rwlock-write | spin | sem
+ *      | init-destroy | init-lock-destroy
+ *
+ * --api c11 runs the mutex loop through <threads.h> (mtx_lock/mtx_unlock).
+ * The lifecycle kinds measure a lock's whole life instead of a pair: each
+ * iteration initialises a private mutex, optionally locks and unlocks it
+ * once, and destroys it (the per-request-object pattern); their "pair" is
+ * one such lifetime.
  *
  * Prints one line: the configuration, ns per acquire+release pair (per
  * thread), aggregate Mpairs/s, and peak RSS.
@@ -18,26 +25,30 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 #include <time.h>
 
-enum kind { K_MUTEX, K_RWREAD, K_RWWRITE, K_SPIN, K_SEM };
-static const char *const kind_names[] = {"mutex", "rwlock-read", "rwlock-write", "spin", "sem"};
+enum kind { K_MUTEX, K_RWREAD, K_RWWRITE, K_SPIN, K_SEM, K_INIT_DESTROY, K_INIT_LOCK_DESTROY };
+#define NKINDS 7
+static const char *const kind_names[NKINDS] = {"mutex", "rwlock-read", "rwlock-write", "spin",
+                                               "sem", "init-destroy", "init-lock-destroy"};
 
 union lock {
     pthread_mutex_t m;
     pthread_rwlock_t rw;
     pthread_spinlock_t s;
     sem_t sem;
+    mtx_t c11;
     char pad[64]; /* one cache line each: no false sharing between private locks */
 };
 
 struct config {
-    int threads, depth, locks, shared;
+    int threads, depth, locks, shared, c11;
     enum kind kind;
     long iters;
 };
 
-static struct config cfg = {1, 4, 4, 0, K_MUTEX, 2000000};
+static struct config cfg = {1, 4, 4, 0, 0, K_MUTEX, 2000000};
 static union lock *all_locks;
 static pthread_barrier_t start_line;
 
@@ -45,7 +56,10 @@ static void lock_init(union lock *l)
 {
     switch (cfg.kind) {
     case K_MUTEX:
-        pthread_mutex_init(&l->m, NULL);
+        if (cfg.c11)
+            mtx_init(&l->c11, mtx_plain);
+        else
+            pthread_mutex_init(&l->m, NULL);
         break;
     case K_RWREAD:
     case K_RWWRITE:
@@ -57,6 +71,9 @@ static void lock_init(union lock *l)
     case K_SEM:
         sem_init(&l->sem, 0, 1);
         break;
+    case K_INIT_DESTROY:
+    case K_INIT_LOCK_DESTROY:
+        break; /* each iteration makes its own */
     }
 }
 
@@ -82,21 +99,44 @@ static void lock_init(union lock *l)
 #define SPIN_REL(l) pthread_spin_unlock(&(l)->s)
 #define SEM_ACQ(l) sem_wait(&(l)->sem)
 #define SEM_REL(l) sem_post(&(l)->sem)
+#define C11_ACQ(l) mtx_lock(&(l)->c11)
+#define C11_REL(l) mtx_unlock(&(l)->c11)
 
 WORKER_LOOP(loop_mutex, MUTEX_ACQ, MUTEX_REL)
 WORKER_LOOP(loop_rwread, RD_ACQ, RW_REL)
 WORKER_LOOP(loop_rwwrite, WR_ACQ, RW_REL)
 WORKER_LOOP(loop_spin, SPIN_ACQ, SPIN_REL)
 WORKER_LOOP(loop_sem, SEM_ACQ, SEM_REL)
+WORKER_LOOP(loop_c11, C11_ACQ, C11_REL)
+
+/* A lock's whole life, `depth` mutexes per iteration (--depth 1: one lifetime each). */
+#define LIFECYCLE_LOOP(name, USE)                                                  \
+    static void name(union lock *mine, long iters, int depth, int windows)         \
+    {                                                                              \
+        (void)windows;                                                             \
+        for (long i = 0; i < iters; i++) {                                         \
+            for (int d = 0; d < depth; d++) {                                      \
+                pthread_mutex_init(&mine[d].m, NULL);                              \
+                USE(&mine[d]);                                                     \
+                pthread_mutex_destroy(&mine[d].m);                                 \
+            }                                                                      \
+        }                                                                          \
+    }
+
+#define NO_USE(l) ((void)(l))
+#define LOCK_UNLOCK(l) (pthread_mutex_lock(&(l)->m), pthread_mutex_unlock(&(l)->m))
+LIFECYCLE_LOOP(loop_init_destroy, NO_USE)
+LIFECYCLE_LOOP(loop_init_lock_destroy, LOCK_UNLOCK)
 
 static void *worker(void *arg)
 {
-    static void (*const loops[])(union lock *, long, int, int) = {
-        loop_mutex, loop_rwread, loop_rwwrite, loop_spin, loop_sem};
+    static void (*const loops[NKINDS])(union lock *, long, int, int) = {
+        loop_mutex, loop_rwread,       loop_rwwrite,          loop_spin,
+        loop_sem,   loop_init_destroy, loop_init_lock_destroy};
     long id = (long)arg;
     union lock *mine = all_locks + (cfg.shared ? 0 : id * cfg.locks);
     pthread_barrier_wait(&start_line);
-    loops[cfg.kind](mine, cfg.iters, cfg.depth, cfg.locks - cfg.depth + 1);
+    (cfg.c11 && cfg.kind == K_MUTEX ? loop_c11 : loops[cfg.kind])(mine, cfg.iters, cfg.depth, cfg.locks - cfg.depth + 1);
     return NULL;
 }
 
@@ -135,11 +175,13 @@ static void parse(int argc, char **argv)
             cfg.locks = atoi(argv[++i]);
         else if (v && !strcmp(a, "--iters"))
             cfg.iters = atol(argv[++i]);
+        else if (v && !strcmp(a, "--api") && (!strcmp(v, "pthread") || !strcmp(v, "c11")))
+            cfg.c11 = !strcmp(argv[++i], "c11");
         else if (v && !strcmp(a, "--kind")) {
             int k;
-            for (k = 0; k < 5 && strcmp(v, kind_names[k]); k++)
+            for (k = 0; k < NKINDS && strcmp(v, kind_names[k]); k++)
                 ;
-            if (k == 5) {
+            if (k == NKINDS) {
                 fprintf(stderr, "lockbench: unknown kind '%s'\n", v);
                 exit(2);
             }
@@ -147,8 +189,8 @@ static void parse(int argc, char **argv)
             i++;
         } else {
             fprintf(stderr, "usage: lockbench [--threads N] [--depth D] [--locks L] "
-                            "[--kind mutex|rwlock-read|rwlock-write|spin|sem] [--shared] "
-                            "[--iters N]\n");
+                            "[--kind mutex|rwlock-read|rwlock-write|spin|sem|init-destroy|"
+                            "init-lock-destroy] [--shared] [--iters N] [--api pthread|c11]\n");
             exit(2);
         }
     }
@@ -156,6 +198,10 @@ static void parse(int argc, char **argv)
         exit(2);
     if (cfg.locks < cfg.depth)
         cfg.locks = cfg.depth;
+    if (cfg.c11 && cfg.kind != K_MUTEX) {
+        fprintf(stderr, "lockbench: --api c11 applies to --kind mutex only\n");
+        exit(2);
+    }
 }
 
 int main(int argc, char **argv)
@@ -176,9 +222,9 @@ int main(int argc, char **argv)
         pthread_join(t[i], NULL);
     double elapsed = now() - t0;
     double pairs = (double)cfg.iters * cfg.depth;
-    printf("kind=%s threads=%d depth=%d locks=%d shared=%d ns_per_pair=%.2f "
+    printf("kind=%s%s threads=%d depth=%d locks=%d shared=%d ns_per_pair=%.2f "
            "mpairs_per_s=%.2f peak_rss_kb=%ld\n",
-           kind_names[cfg.kind], cfg.threads, cfg.depth, cfg.locks, cfg.shared,
+           kind_names[cfg.kind], cfg.c11 ? " api=c11" : "", cfg.threads, cfg.depth, cfg.locks, cfg.shared,
            elapsed * 1e9 / pairs, pairs * cfg.threads / elapsed / 1e6, peak_rss_kb());
     free(t);
     free(all_locks);

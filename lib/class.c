@@ -51,6 +51,36 @@ struct uld_class *uld_class_get(uintptr_t key, unsigned subclass, int kind,
     return c;
 }
 
+/*
+ * Init sites known to be their own class key (a call site outside every lock
+ * wrapper), so that the next lock initialised there needs no stack capture:
+ * the class and its site stack are those of the first.  A direct-mapped
+ * cache: a collision only costs the capture again.  graph_lock held.
+ */
+#define INIT_SITE_SLOTS 1024
+static struct {
+    uintptr_t ip;
+    struct uld_class *cls;
+} init_sites[INIT_SITE_SLOTS];
+
+static size_t init_site_slot(uintptr_t ip)
+{
+    return (size_t)(((uint64_t)ip * 0x9e3779b97f4a7c15ull) >> 54) & (INIT_SITE_SLOTS - 1);
+}
+
+struct uld_class *uld_class_of_init_site(uintptr_t ip)
+{
+    size_t i = init_site_slot(ip);
+    return init_sites[i].ip == ip ? init_sites[i].cls : NULL;
+}
+
+void uld_class_remember_init_site(uintptr_t ip, struct uld_class *c)
+{
+    size_t i = init_site_slot(ip);
+    init_sites[i].ip = ip;
+    init_sites[i].cls = c;
+}
+
 void uld_class_for_each(void (*fn)(struct uld_class *, void *), void *arg)
 {
     struct uld_class *c, *tmp;

@@ -82,7 +82,8 @@ struct uld_lock {
     uint32_t ordinal;       /* n-th instance of its class */
     uint8_t type, flags;    /* enum uld_lock_type, ULD_LF_* */
     uint8_t site_kind;      /* enum uld_site_kind */
-    uint8_t is_static;      /* lives in a loaded object's data: named by its symbol */
+    uint8_t is_static;      /* lives in a loaded object's data: named by its symbol;
+                             * ULD_STATIC_UNKNOWN until a report needs it (lockmap.c) */
     uint8_t tagged : 1;     /* its identity was written into the object (see hooks.h) */
     uint8_t misused : 2;    /* ULD_MISUSED_*: a reported misuse may have left the
                              * object's own state (owner, readers) corrupt */
@@ -102,6 +103,8 @@ struct uld_lock {
         };
     };
 };
+
+#define ULD_STATIC_UNKNOWN 2 /* uld_lock.is_static not looked up yet */
 
 /* uld_lock.fresh: a lock fresh from its init call (see core.c) */
 enum { ULD_FRESH_NONE, ULD_FRESH_YES, ULD_FRESH_CLAIMED, ULD_FRESH_DEAD };
@@ -123,6 +126,8 @@ struct uld_lock *uld_lock_create(uintptr_t addr, struct uld_lockdesc d, int site
                                  uintptr_t ip, const void *class_key) ULD_HIDDEN;
 void uld_lock_forget(struct uld_lock *l) ULD_HIDDEN;
 struct uld_node *uld_lock_node(struct uld_lock *l, unsigned subclass) ULD_HIDDEN;
+/* Does the lock live in a loaded object's data?  graph_lock held. */
+int uld_lock_is_static(struct uld_lock *l) ULD_HIDDEN;
 struct uld_class *uld_lock_class(struct uld_lock *l, unsigned subclass) ULD_HIDDEN;
 /* Calls fn for every tracked lock whose address lies in [p, p+n). */
 void uld_lockmap_for_range(uintptr_t p, size_t n, void (*fn)(struct uld_lock *, void *),
@@ -153,6 +158,9 @@ static inline int uld_waitobj_new_thread(const struct uld_lock *w, uint32_t seri
 struct uld_class *uld_class_get(uintptr_t key, unsigned subclass, int kind,
                                 uint8_t type, const char *name) ULD_HIDDEN;
 long uld_class_count(void) ULD_HIDDEN;
+/* The class of locks initialised at call site ip, if cached (see class.c). */
+struct uld_class *uld_class_of_init_site(uintptr_t ip) ULD_HIDDEN;
+void uld_class_remember_init_site(uintptr_t ip, struct uld_class *c) ULD_HIDDEN;
 /* Every class, for dumps (graph_lock held). */
 void uld_class_for_each(void (*fn)(struct uld_class *, void *), void *arg) ULD_HIDDEN;
 int uld_addr_is_static(uintptr_t addr) ULD_HIDDEN;
