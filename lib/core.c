@@ -153,6 +153,8 @@ static struct uld_lock *lock_identity(struct uld_lock *l, uintptr_t addr,
         l = NULL;
     }
     if (!l)
+        l = uld_lazy_record(addr, d);
+    if (!l)
         l = uld_lock_first_use(addr, d, ip);
     if (l && d.tag && !tag_matches(l, d.tag))
         write_tag(l, d.tag);
@@ -389,7 +391,8 @@ static void begin_acquire(struct uld_thread *t, struct uld_acq *a, uintptr_t add
     if (subclass == 0) { /* remember the outcome: next time the fast path pushes it */
         uint64_t pk = a->prev_key ^ t->sigctx;
         struct uld_fast *f = &t->fast[uld_fast_slot(addr, pk)];
-        *f = (struct uld_fast){addr, pk, a->key, l, l->id, a->node_id, (uint8_t)mode, l->type};
+        *f = (struct uld_fast){.addr = addr, .prev_key = pk, .key = a->key, .lock = l,
+                               .ids = {l->id, a->node_id, 0, (uint8_t)mode, 0, l->type}};
     }
 }
 
@@ -549,8 +552,12 @@ void uld_lock_created(const void *lock, struct uld_lockdesc d, uintptr_t ip)
     struct uld_thread *t = uld_enter();
     if (!t)
         return;
-    int saved = errno;
     uintptr_t addr = (uintptr_t)lock;
+    if (uld_lazy_created(t, addr, d, ip)) {
+        uld_leave();
+        return;
+    }
+    int saved = errno;
     uld_mutex_lock(&uld_graph_lock);
     struct uld_lock *old = uld_lock_lookup(addr);
     /* re-initialised under another holder: its unlock will corrupt the object */
@@ -577,12 +584,18 @@ void uld_lock_destroyed(const void *lock, struct uld_lockdesc d, int held_by_any
     struct uld_thread *t = uld_enter();
     if (!t)
         return;
-    (void)d;
-    int saved = errno;
     uintptr_t addr = (uintptr_t)lock;
-    uld_mutex_lock(&uld_graph_lock);
     struct uld_lock *l = uld_lock_lookup(addr);
     int mine = uld_held_find(t, addr) >= 0;
+    if (destroyed)
+        uld_lazy_destroyed(t, addr, d);
+    if (!l && !mine && !held_by_any) { /* never recorded: nothing to end */
+        uld_leave();
+        return;
+    }
+    int saved = errno;
+    uld_mutex_lock(&uld_graph_lock);
+    l = uld_lock_lookup(addr);
     if (mine || held_by_any)
         uld_check_destroy_held(t, l, addr, !mine, 0, ip);
     if (l && destroyed)
@@ -608,12 +621,16 @@ static void held_drop(struct uld_thread *t, uintptr_t addr)
 
 void uld_lock_reinit_check(const void *lock, int held_by_any, uintptr_t ip)
 {
+    uintptr_t addr = (uintptr_t)lock;
+    /* only a lock we know: fresh memory may look locked (malloc leftovers);
+     * the lookup is lock-free, so a new lock costs no entry at all */
+    if (atomic_load_explicit(&uld_state, memory_order_acquire) != ULD_STATE_READY ||
+        !uld_lock_lookup(addr))
+        return;
     struct uld_thread *t = uld_enter();
     if (!t)
         return;
-    uintptr_t addr = (uintptr_t)lock;
-    /* only a lock we know: fresh memory may look locked (malloc leftovers) */
-    if (uld_lock_lookup(addr)) {
+    {
         int saved = errno;
         uld_mutex_lock(&uld_graph_lock);
         struct uld_lock *l = uld_lock_lookup(addr);
