@@ -24,8 +24,9 @@ struct uld_class_key {
 
 struct uld_class {
     struct uld_class_key k;
-    uint32_t ninstances;
-    uint32_t nlive, max_live; /* instances alive now / at most at once (subclass 0 only) */
+    uint32_t ninstances;  /* atomic: counted at init, also without graph_lock (lazy.c) */
+    uint32_t nlive, max_live; /* instances with a record now / at most at once (subclass 0 only) */
+    uint32_t index;       /* creation order: uld_class_by_index() */
     uint8_t type;         /* lock type of its first instance */
     char *name;           /* annotation name, else NULL (derived at report time) */
     struct uld_class *base; /* the subclass-0 class */
@@ -124,6 +125,9 @@ int uld_lockmap_init(void) ULD_HIDDEN;
 struct uld_lock *uld_lock_lookup(uintptr_t addr) ULD_HIDDEN;
 struct uld_lock *uld_lock_create(uintptr_t addr, struct uld_lockdesc d, int site_kind,
                                  uintptr_t ip, const void *class_key) ULD_HIDDEN;
+/* The record of a lock initialised earlier at cls's site, as the ordinal-th (lazy.c). */
+struct uld_lock *uld_lock_create_initialised(uintptr_t addr, struct uld_lockdesc d,
+                                             struct uld_class *cls, uint32_t ordinal) ULD_HIDDEN;
 void uld_lock_forget(struct uld_lock *l) ULD_HIDDEN;
 struct uld_node *uld_lock_node(struct uld_lock *l, unsigned subclass) ULD_HIDDEN;
 /* Does the lock live in a loaded object's data?  graph_lock held. */
@@ -158,9 +162,12 @@ static inline int uld_waitobj_new_thread(const struct uld_lock *w, uint32_t seri
 struct uld_class *uld_class_get(uintptr_t key, unsigned subclass, int kind,
                                 uint8_t type, const char *name) ULD_HIDDEN;
 long uld_class_count(void) ULD_HIDDEN;
-/* The class of locks initialised at call site ip, if cached (see class.c). */
+/* The class of locks initialised at call site ip, if cached (see class.c);
+ * lock-free.  Remembering needs graph_lock. */
 struct uld_class *uld_class_of_init_site(uintptr_t ip) ULD_HIDDEN;
 void uld_class_remember_init_site(uintptr_t ip, struct uld_class *c) ULD_HIDDEN;
+/* A class by its index, NULL if there is none; lock-free. */
+struct uld_class *uld_class_by_index(uint32_t index) ULD_HIDDEN;
 /* Every class, for dumps (graph_lock held). */
 void uld_class_for_each(void (*fn)(struct uld_class *, void *), void *arg) ULD_HIDDEN;
 int uld_addr_is_static(uintptr_t addr) ULD_HIDDEN;

@@ -352,22 +352,20 @@ int uld_lock_is_static(struct uld_lock *l)
     return l->is_static;
 }
 
-struct uld_lock *uld_lock_create(uintptr_t addr, struct uld_lockdesc d, int site_kind,
-                                 uintptr_t ip, const void *class_key)
+static int room_for_one(void)
 {
     if (live_locks >= uld_config.max_locks) {
         uld_report_limit("lock", uld_config.max_locks, "max_locks");
-        return NULL;
+        return 0;
     }
-    if (!table_make_room())
-        return NULL;
-    /* an initialised lock's class does not depend on it; names look it up later */
-    int is_static = site_kind == ULD_SITE_INIT ? ULD_STATIC_UNKNOWN : uld_addr_is_static(addr);
-    if (site_kind == ULD_SITE_FIRST_USE && is_static)
-        site_kind = ULD_SITE_STATIC; /* a static lock never initialised: its own class */
-    struct uld_class *cls = site_kind == ULD_SITE_INIT ? uld_class_of_init_site(ip) : NULL;
-    if (!cls)
-        cls = class_of_site(&site_kind, &ip, addr, d, class_key);
+    return table_make_room();
+}
+
+/* A record in class cls; ordinal 0: the class's next. */
+static struct uld_lock *record_make(uintptr_t addr, struct uld_lockdesc d, int site_kind,
+                                    int is_static, uintptr_t ip, struct uld_class *cls,
+                                    uint32_t ordinal)
+{
     struct uld_lock *l = cls ? record_alloc() : NULL;
     if (!l)
         return NULL;
@@ -378,7 +376,7 @@ struct uld_lock *uld_lock_create(uintptr_t addr, struct uld_lockdesc d, int site
     l->is_static = (uint8_t)is_static;
     l->site_ip = ip;
     l->cls = cls;
-    l->ordinal = ++cls->ninstances;
+    l->ordinal = ordinal ? ordinal : __atomic_add_fetch(&cls->ninstances, 1, __ATOMIC_RELAXED);
     if (++cls->nlive > cls->max_live) /* one object or many, for merged graphs */
         cls->max_live = cls->nlive;
     if (uld_is_wait_type(d.type) && !(l->wait = uld_alloc(sizeof(*l->wait)))) {
@@ -393,6 +391,29 @@ struct uld_lock *uld_lock_create(uintptr_t addr, struct uld_lockdesc d, int site
     live_locks++;
     created_locks++;
     return l;
+}
+
+struct uld_lock *uld_lock_create(uintptr_t addr, struct uld_lockdesc d, int site_kind,
+                                 uintptr_t ip, const void *class_key)
+{
+    if (!room_for_one())
+        return NULL;
+    /* an initialised lock's class does not depend on it; names look it up later */
+    int is_static = site_kind == ULD_SITE_INIT ? ULD_STATIC_UNKNOWN : uld_addr_is_static(addr);
+    if (site_kind == ULD_SITE_FIRST_USE && is_static)
+        site_kind = ULD_SITE_STATIC; /* a static lock never initialised: its own class */
+    struct uld_class *cls = site_kind == ULD_SITE_INIT ? uld_class_of_init_site(ip) : NULL;
+    if (!cls)
+        cls = class_of_site(&site_kind, &ip, addr, d, class_key);
+    return record_make(addr, d, site_kind, is_static, ip, cls, 0);
+}
+
+struct uld_lock *uld_lock_create_initialised(uintptr_t addr, struct uld_lockdesc d,
+                                             struct uld_class *cls, uint32_t ordinal)
+{
+    if (!room_for_one())
+        return NULL;
+    return record_make(addr, d, ULD_SITE_INIT, ULD_STATIC_UNKNOWN, cls->k.key, cls, ordinal);
 }
 
 struct uld_node *uld_lock_node(struct uld_lock *l, unsigned subclass)
