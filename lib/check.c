@@ -70,7 +70,8 @@ static uintptr_t report_site(uintptr_t ip)
     return i < n ? f[i] : ip;
 }
 
-static void fill_thread(struct uld_report *r, struct uld_thread *t, uintptr_t ip)
+/* The reporting thread: who, and where (outside wrapper frames). */
+void uld_report_fill_thread(struct uld_report *r, struct uld_thread *t, uintptr_t ip)
 {
     uld_thread_refresh_name(t);
     uld_thread_publish(t);
@@ -146,7 +147,7 @@ static int check_relock(struct order_ctx *c, uintptr_t ip)
         struct uld_report *r = uld_report_new(ULD_R_SELF_DEADLOCK);
         if (!r)
             return 1;
-        fill_thread(r, t, ip);
+        uld_report_fill_thread(r, t, ip);
         r->target = uld_report_add_lock(r, c->x, c->subclass);
         r->target_mode = (uint8_t)c->mode;
         r->stack_id = current_stack(c);
@@ -311,7 +312,7 @@ static void report_cycle(struct order_ctx *c, struct uld_graph *g, struct uld_ed
     struct uld_report *r = uld_report_new(kind);
     if (!r)
         return;
-    fill_thread(r, c->t, ip);
+    uld_report_fill_thread(r, c->t, ip);
     r->target = add_edge_end(r, g, new_edge->to, c->x, c->x->id);
     r->target_mode = (uint8_t)c->mode;
     r->stack_id = current_stack(c);
@@ -491,7 +492,7 @@ static void report_misuse(int kind, struct uld_thread *t, struct uld_lock *l, ui
     struct uld_report *r = uld_report_new(kind);
     if (!r)
         return;
-    fill_thread(r, t, ip);
+    uld_report_fill_thread(r, t, ip);
     r->target = l ? uld_report_add_lock(r, l, 0) : -1;
     r->stack_id = uld_stack_capture();
     r->other_tid = other_tid;
@@ -629,7 +630,7 @@ void uld_check_exit_holding(struct uld_thread *t)
     struct uld_report *r = uld_report_new(ULD_R_EXIT_HOLDING);
     if (!r)
         return;
-    fill_thread(r, t, 0);
+    uld_report_fill_thread(r, t, 0);
     r->target = -1;
     uld_snprintf(r->detail, sizeof(r->detail), "thread exiting while holding %d lock%s",
                  t->depth, t->depth == 1 ? "" : "s");
@@ -813,7 +814,7 @@ void uld_check_cond_mismatch(struct uld_thread *t, struct uld_lock *cond, uintpt
     struct uld_report *r = uld_report_new(ULD_R_COND_MISMATCH);
     if (!r)
         return;
-    fill_thread(r, t, ip);
+    uld_report_fill_thread(r, t, ip);
     r->target = uld_report_add_lock(r, cond, 0);
     if (m)
         uld_report_add_lock(r, m, 0);
@@ -840,7 +841,7 @@ static void report_signal_unsafe(struct uld_thread *t, struct uld_lock *l, int s
     struct uld_report *r = uld_report_new(ULD_R_SIGNAL_UNSAFE);
     if (!r)
         return;
-    fill_thread(r, t, ip);
+    uld_report_fill_thread(r, t, ip);
     r->target = uld_report_add_lock(r, l, 0);
     r->signo = sig;
     /* two uses of the lock: inside the handler, and interruptible by it */

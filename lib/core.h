@@ -74,6 +74,8 @@ static inline void uld_leave(void)
 }
 
 /* check.c: the rules, called with graph_lock held. */
+struct uld_report;
+void uld_report_fill_thread(struct uld_report *r, struct uld_thread *t, uintptr_t ip) ULD_HIDDEN;
 void uld_check_acquire(struct uld_thread *t, struct uld_lock *l, unsigned subclass,
                        unsigned mode, uintptr_t ip) ULD_HIDDEN;
 /* A fresh lock's first acquisition: no dependency from the first born_under

@@ -253,12 +253,7 @@ static void report_barrier(struct uld_thread *t, struct uld_lock *b, const struc
     struct uld_report *r = uld_report_new(ULD_R_WAIT_FOR);
     if (!r)
         return;
-    uld_thread_refresh_name(t);
-    uld_thread_publish(t);
-    r->tid = t->tid;
-    r->serial = t->serial;
-    memcpy(r->thread_name, t->name, sizeof(r->thread_name));
-    r->ip = ip;
+    uld_report_fill_thread(r, t, ip);
     int li = uld_report_add_lock(r, h->lock, h->subclass);
     int bi = uld_report_add_lock(r, b, 0);
     r->target = bi;
@@ -442,12 +437,7 @@ static void report_timeout(struct uld_thread *t, struct uld_lock *x, struct uld_
     struct uld_report *r = uld_report_new(ULD_R_TIMEOUT);
     if (!r)
         return;
-    uld_thread_refresh_name(t);
-    uld_thread_publish(t);
-    r->tid = t->tid;
-    r->serial = t->serial;
-    memcpy(r->thread_name, t->name, sizeof(r->thread_name));
-    r->ip = ip;
+    uld_report_fill_thread(r, t, ip);
     int xi = uld_report_add_lock(r, x, 0), wi = uld_report_add_lock(r, w, 0);
     r->target = xi;
     r->stack_id = uld_stack_capture();
