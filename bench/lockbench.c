@@ -6,8 +6,15 @@
  * chains are exercised.  Locks are private to each thread, or shared by all.
  *
  *   lockbench [--threads N] [--depth D] [--locks L] [--kind K] [--shared]
- *             [--iters N] [--churn stack|heap]
+ *             [--iters N] [--churn stack|heap] [--api pthread|c11]
  *   K: mutex | rwlock-read | rwlock-write | spin | sem
+ *      | init-destroy | init-lock-destroy
+ *
+ * --api c11 runs the mutex loop through <threads.h> (mtx_lock/mtx_unlock).
+ * The lifecycle kinds measure a lock's whole life instead of a pair: each
+ * iteration initialises a private mutex, optionally locks and unlocks it
+ * once, and destroys it (the per-request-object pattern); their "pair" is
+ * one such lifetime.
  *
  * --churn: a lock per request instead: each iteration initialises a lock,
  * takes and releases it once and destroys it, on the stack (the same
@@ -23,10 +30,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 #include <time.h>
 
-enum kind { K_MUTEX, K_RWREAD, K_RWWRITE, K_SPIN, K_SEM };
-static const char *const kind_names[] = {"mutex", "rwlock-read", "rwlock-write", "spin", "sem"};
+enum kind { K_MUTEX, K_RWREAD, K_RWWRITE, K_SPIN, K_SEM, K_INIT_DESTROY, K_INIT_LOCK_DESTROY };
+#define NKINDS 7
+static const char *const kind_names[NKINDS] = {"mutex", "rwlock-read", "rwlock-write", "spin",
+                                               "sem", "init-destroy", "init-lock-destroy"};
 static const char *const churn_names[] = {"", " churn=stack", " churn=heap"};
 
 union lock {
@@ -34,11 +44,12 @@ union lock {
     pthread_rwlock_t rw;
     pthread_spinlock_t s;
     sem_t sem;
+    mtx_t c11;
     char pad[64]; /* one cache line each: no false sharing between private locks */
 };
 
 struct config {
-    int threads, depth, locks, shared, churn; /* churn: 0 off, 1 stack, 2 heap */
+    int threads, depth, locks, shared, c11, churn; /* churn: 0 off, 1 stack, 2 heap */
     enum kind kind;
     long iters;
 };
@@ -51,7 +62,10 @@ static void lock_init(union lock *l)
 {
     switch (cfg.kind) {
     case K_MUTEX:
-        pthread_mutex_init(&l->m, NULL);
+        if (cfg.c11)
+            mtx_init(&l->c11, mtx_plain);
+        else
+            pthread_mutex_init(&l->m, NULL);
         break;
     case K_RWREAD:
     case K_RWWRITE:
@@ -63,6 +77,9 @@ static void lock_init(union lock *l)
     case K_SEM:
         sem_init(&l->sem, 0, 1);
         break;
+    case K_INIT_DESTROY:
+    case K_INIT_LOCK_DESTROY:
+        break; /* each iteration makes its own */
     }
 }
 
@@ -88,12 +105,34 @@ static void lock_init(union lock *l)
 #define SPIN_REL(l) pthread_spin_unlock(&(l)->s)
 #define SEM_ACQ(l) sem_wait(&(l)->sem)
 #define SEM_REL(l) sem_post(&(l)->sem)
+#define C11_ACQ(l) mtx_lock(&(l)->c11)
+#define C11_REL(l) mtx_unlock(&(l)->c11)
 
 WORKER_LOOP(loop_mutex, MUTEX_ACQ, MUTEX_REL)
 WORKER_LOOP(loop_rwread, RD_ACQ, RW_REL)
 WORKER_LOOP(loop_rwwrite, WR_ACQ, RW_REL)
 WORKER_LOOP(loop_spin, SPIN_ACQ, SPIN_REL)
 WORKER_LOOP(loop_sem, SEM_ACQ, SEM_REL)
+WORKER_LOOP(loop_c11, C11_ACQ, C11_REL)
+
+/* A lock's whole life, `depth` mutexes per iteration (--depth 1: one lifetime each). */
+#define LIFECYCLE_LOOP(name, USE)                                                  \
+    static void name(union lock *mine, long iters, int depth, int windows)         \
+    {                                                                              \
+        (void)windows;                                                             \
+        for (long i = 0; i < iters; i++) {                                         \
+            for (int d = 0; d < depth; d++) {                                      \
+                pthread_mutex_init(&mine[d].m, NULL);                              \
+                USE(&mine[d]);                                                     \
+                pthread_mutex_destroy(&mine[d].m);                                 \
+            }                                                                      \
+        }                                                                          \
+    }
+
+#define NO_USE(l) ((void)(l))
+#define LOCK_UNLOCK(l) (pthread_mutex_lock(&(l)->m), pthread_mutex_unlock(&(l)->m))
+LIFECYCLE_LOOP(loop_init_destroy, NO_USE)
+LIFECYCLE_LOOP(loop_init_lock_destroy, LOCK_UNLOCK)
 
 static void lock_destroy(union lock *l)
 {
@@ -110,6 +149,9 @@ static void lock_destroy(union lock *l)
         break;
     case K_SEM:
         sem_destroy(&l->sem);
+        break;
+    case K_INIT_DESTROY: /* their own loops: --churn refused for them */
+    case K_INIT_LOCK_DESTROY:
         break;
     }
 }
@@ -133,8 +175,9 @@ static void churn_loop(long iters)
 
 static void *worker(void *arg)
 {
-    static void (*const loops[])(union lock *, long, int, int) = {
-        loop_mutex, loop_rwread, loop_rwwrite, loop_spin, loop_sem};
+    static void (*const loops[NKINDS])(union lock *, long, int, int) = {
+        loop_mutex, loop_rwread,       loop_rwwrite,          loop_spin,
+        loop_sem,   loop_init_destroy, loop_init_lock_destroy};
     long id = (long)arg;
     union lock *mine = all_locks + (cfg.shared ? 0 : id * cfg.locks);
     pthread_barrier_wait(&start_line);
@@ -142,7 +185,8 @@ static void *worker(void *arg)
         churn_loop(cfg.iters);
         return NULL;
     }
-    loops[cfg.kind](mine, cfg.iters, cfg.depth, cfg.locks - cfg.depth + 1);
+    (cfg.c11 && cfg.kind == K_MUTEX ? loop_c11 : loops[cfg.kind])(mine, cfg.iters, cfg.depth,
+                                                                  cfg.locks - cfg.depth + 1);
     return NULL;
 }
 
@@ -183,11 +227,13 @@ static void parse(int argc, char **argv)
             cfg.churn = !strcmp(argv[++i], "stack") ? 1 : 2;
         else if (v && !strcmp(a, "--iters"))
             cfg.iters = atol(argv[++i]);
+        else if (v && !strcmp(a, "--api") && (!strcmp(v, "pthread") || !strcmp(v, "c11")))
+            cfg.c11 = !strcmp(argv[++i], "c11");
         else if (v && !strcmp(a, "--kind")) {
             int k;
-            for (k = 0; k < 5 && strcmp(v, kind_names[k]); k++)
+            for (k = 0; k < NKINDS && strcmp(v, kind_names[k]); k++)
                 ;
-            if (k == 5) {
+            if (k == NKINDS) {
                 fprintf(stderr, "lockbench: unknown kind '%s'\n", v);
                 exit(2);
             }
@@ -195,8 +241,9 @@ static void parse(int argc, char **argv)
             i++;
         } else {
             fprintf(stderr, "usage: lockbench [--threads N] [--depth D] [--locks L] "
-                            "[--kind mutex|rwlock-read|rwlock-write|spin|sem] [--shared] "
-                            "[--iters N] [--churn stack|heap]\n");
+                            "[--kind mutex|rwlock-read|rwlock-write|spin|sem|init-destroy|"
+                            "init-lock-destroy] [--shared] [--iters N] [--churn stack|heap] "
+                            "[--api pthread|c11]\n");
             exit(2);
         }
     }
@@ -204,6 +251,14 @@ static void parse(int argc, char **argv)
         exit(2);
     if (cfg.locks < cfg.depth)
         cfg.locks = cfg.depth;
+    if (cfg.c11 && cfg.kind != K_MUTEX) {
+        fprintf(stderr, "lockbench: --api c11 applies to --kind mutex only\n");
+        exit(2);
+    }
+    if (cfg.churn && cfg.kind >= K_INIT_DESTROY) {
+        fprintf(stderr, "lockbench: --churn applies to the lock kinds, not the lifecycle ones\n");
+        exit(2);
+    }
 }
 
 int main(int argc, char **argv)
@@ -218,16 +273,19 @@ int main(int argc, char **argv)
     pthread_barrier_init(&start_line, NULL, (unsigned)cfg.threads + 1);
     for (long i = 0; i < cfg.threads; i++)
         pthread_create(&t[i], NULL, worker, (void *)i);
-    pthread_barrier_wait(&start_line);
+    /* the clock starts before the release: with more threads than cores, this
+     * thread may run again only after the workers have finished */
     double t0 = now();
+    pthread_barrier_wait(&start_line);
     for (int i = 0; i < cfg.threads; i++)
         pthread_join(t[i], NULL);
     double elapsed = now() - t0;
     double pairs = (double)cfg.iters * (cfg.churn ? 1 : cfg.depth);
-    printf("kind=%s%s threads=%d depth=%d locks=%d shared=%d ns_per_pair=%.2f "
+    printf("kind=%s%s%s threads=%d depth=%d locks=%d shared=%d ns_per_pair=%.2f "
            "mpairs_per_s=%.2f peak_rss_kb=%ld\n",
-           kind_names[cfg.kind], churn_names[cfg.churn], cfg.threads, cfg.depth, cfg.locks,
-           cfg.shared, elapsed * 1e9 / pairs, pairs * cfg.threads / elapsed / 1e6, peak_rss_kb());
+           kind_names[cfg.kind], churn_names[cfg.churn], cfg.c11 ? " api=c11" : "", cfg.threads,
+           cfg.depth, cfg.locks, cfg.shared, elapsed * 1e9 / pairs,
+           pairs * cfg.threads / elapsed / 1e6, peak_rss_kb());
     free(t);
     free(all_locks);
     return 0;

@@ -17,6 +17,8 @@ static const struct uld_lockdesc unknown_desc = {.type = ULD_TYPE_CUSTOM, .flags
 static struct uld_lock *lock_for_annotation(uintptr_t addr, uintptr_t ip)
 {
     struct uld_lock *l = uld_lock_lookup(addr);
+    if (!l && uld_self && uld_self != ULD_THREAD_DEAD) /* initialised by this thread */
+        l = uld_lazy_record_mine(uld_self, addr);
     return l ? l : uld_lock_first_use(addr, unknown_desc, ip);
 }
 
@@ -52,6 +54,8 @@ ULD_EXPORT void uld_lock_set_class_impl(const void *lock, const void *key, const
     uintptr_t addr = (uintptr_t)lock;
     uld_mutex_lock(&uld_graph_lock);
     struct uld_lock *old = uld_lock_lookup(addr);
+    if (!old) /* initialised by this thread, not recorded yet: as if it had been */
+        old = uld_lazy_record_mine(t, addr);
     struct uld_lockdesc d = old ? (struct uld_lockdesc){.type = old->type, .flags = old->flags} : unknown_desc;
     char *keep_name = old && old->name ? uld_strdup(old->name) : NULL;
     if (old)

@@ -508,6 +508,8 @@ void uld_check_unlock_misuse(struct uld_thread *t, uintptr_t addr, struct uld_lo
     if (owner == ULD_OWNER_SELF)
         return; /* ours, acquired where we could not see it (e.g. before start-up) */
     struct uld_lock *l = uld_lock_lookup(addr);
+    if (!l)
+        l = uld_lazy_record(addr, d); /* initialised, never acquired */
     if (!l && atomic_load(&uld_untracked_locks))
         return; /* a table filled up: it may have been locked untracked */
     int unknown = !l;
@@ -632,6 +634,8 @@ void uld_check_assert_held(struct uld_thread *t, uintptr_t addr, uintptr_t ip)
     if (uld_held_find(t, addr) >= 0)
         return;
     struct uld_lock *l = uld_lock_lookup(addr);
+    if (!l)
+        l = uld_lazy_record_mine(t, addr);
     if (!l)
         l = uld_lock_first_use(addr, (struct uld_lockdesc){.type = ULD_TYPE_CUSTOM, .flags = 0}, ip);
     report_misuse(ULD_R_ASSERT_NOT_HELD, t, l, ip, "uld_assert_held() failed", 0);

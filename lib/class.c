@@ -60,6 +60,35 @@ static struct uld_class *revive(const struct uld_class_key *k)
     return r.found;
 }
 
+/* Classes by index, published with release stores: two levels that never move. */
+#define INDEX_CHUNK 4096
+#define INDEX_CHUNKS 4096 /* max_classes is at most 2^24 */
+static struct uld_class **_Atomic by_index[INDEX_CHUNKS];
+static _Atomic uint32_t published;
+
+static void publish(struct uld_class *c)
+{
+    uint32_t chunk = c->index / INDEX_CHUNK;
+    struct uld_class **slots = atomic_load_explicit(&by_index[chunk], memory_order_relaxed);
+    if (!slots) {
+        if (!(slots = uld_alloc(INDEX_CHUNK * sizeof(*slots))))
+            return;
+        memset(slots, 0, INDEX_CHUNK * sizeof(*slots));
+        atomic_store_explicit(&by_index[chunk], slots, memory_order_release);
+    }
+    __atomic_store_n(&slots[c->index % INDEX_CHUNK], c, __ATOMIC_RELEASE);
+}
+
+struct uld_class *uld_class_by_index(uint32_t index)
+{
+    if (index >= atomic_load_explicit(&published, memory_order_acquire) ||
+        index / INDEX_CHUNK >= INDEX_CHUNKS)
+        return NULL;
+    struct uld_class **slots =
+        atomic_load_explicit(&by_index[index / INDEX_CHUNK], memory_order_acquire);
+    return slots ? __atomic_load_n(&slots[index % INDEX_CHUNK], __ATOMIC_ACQUIRE) : NULL;
+}
+
 struct uld_class *uld_class_get(uintptr_t key, unsigned subclass, int kind,
                                 uint8_t type, const char *name)
 {
@@ -91,9 +120,45 @@ struct uld_class *uld_class_get(uintptr_t key, unsigned subclass, int kind,
     c->base = subclass ? uld_class_get(key, 0, kind, type, name) : c;
     if (!c->base)
         c->base = c;
+    c->index = (uint32_t)nclasses; /* after the base class (created above) took its own */
     HASH_ADD(hh, classes, k, sizeof(c->k), c);
     nclasses++;
+    publish(c);
+    atomic_store_explicit(&published, (uint32_t)nclasses, memory_order_release);
     return c;
+}
+
+/*
+ * Init sites known to be their own class key (a call site outside every lock
+ * wrapper), so that the next lock initialised there needs no stack capture:
+ * the class and its site stack are those of the first.  A direct-mapped
+ * cache of one word per slot (site << 17 | class index), read without
+ * locks; a collision only costs the capture again.
+ */
+#define INIT_SITE_SLOTS 1024
+#define SITE_INDEX_BITS 17
+static _Atomic uint64_t init_sites[INIT_SITE_SLOTS];
+
+static size_t init_site_slot(uintptr_t ip)
+{
+    return (size_t)(((uint64_t)ip * 0x9e3779b97f4a7c15ull) >> 54) & (INIT_SITE_SLOTS - 1);
+}
+
+struct uld_class *uld_class_of_init_site(uintptr_t ip)
+{
+    uint64_t w = atomic_load_explicit(&init_sites[init_site_slot(ip)], memory_order_acquire);
+    if (!w || w >> SITE_INDEX_BITS != ip)
+        return NULL;
+    return uld_class_by_index((uint32_t)(w & ((1u << SITE_INDEX_BITS) - 1)));
+}
+
+void uld_class_remember_init_site(uintptr_t ip, struct uld_class *c)
+{
+    if ((uint64_t)ip >> (64 - SITE_INDEX_BITS) || c->index >> SITE_INDEX_BITS ||
+        uld_class_by_index(c->index) != c)
+        return; /* does not fit a word (or was not published): no caching */
+    atomic_store_explicit(&init_sites[init_site_slot(ip)],
+                          (uint64_t)ip << SITE_INDEX_BITS | c->index, memory_order_release);
 }
 
 void uld_class_for_each(void (*fn)(struct uld_class *, void *), void *arg)
@@ -116,6 +181,11 @@ static int class_in_range(const struct uld_class *c, uintptr_t lo, uintptr_t hi)
 
 void uld_class_retire_range(uintptr_t lo, uintptr_t hi, unsigned index)
 {
+    for (int i = 0; i < INIT_SITE_SLOTS; i++) { /* a new module there has sites of its own */
+        uintptr_t ip = (uintptr_t)(atomic_load(&init_sites[i]) >> SITE_INDEX_BITS);
+        if (ip >= lo && ip < hi)
+            atomic_store(&init_sites[i], 0);
+    }
     struct uld_class *c, *tmp;
     /* subclasses first: a first-use subclass finds its range through its base */
     for (int pass = 0; pass < 2; pass++)

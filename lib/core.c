@@ -137,6 +137,8 @@ static struct uld_lock *lock_identity(struct uld_lock *l, uintptr_t addr,
         l = NULL;
     }
     if (!l)
+        l = uld_lazy_record(addr, d);
+    if (!l)
         l = uld_lock_first_use(addr, d, ip);
     if (l && d.tag && !tag_matches(l, d.tag))
         write_tag(l, d.tag);
@@ -404,7 +406,8 @@ static void begin_acquire(struct uld_thread *t, struct uld_acq *a, uintptr_t add
     if (subclass == 0) { /* remember the outcome: next time the fast path pushes it */
         uint64_t pk = a->prev_key ^ t->sigctx;
         struct uld_fast *f = &t->fast[uld_fast_slot(addr, pk)];
-        *f = (struct uld_fast){addr, pk, a->key, l, l->id, a->node_id, (uint8_t)mode, l->type};
+        *f = (struct uld_fast){.addr = addr, .prev_key = pk, .key = a->key, .lock = l,
+                               .ids = {l->id, a->node_id, 0, (uint8_t)mode, 0, l->type}};
     }
 }
 
@@ -568,8 +571,12 @@ void uld_lock_created(const void *lock, struct uld_lockdesc d, uintptr_t ip)
     struct uld_thread *t = uld_enter();
     if (!t)
         return;
-    int saved = errno;
     uintptr_t addr = (uintptr_t)lock;
+    if (uld_lazy_created(t, addr, d, ip)) {
+        uld_leave();
+        return;
+    }
+    int saved = errno;
     uld_mutex_lock(&uld_graph_lock);
     struct uld_lock *old = uld_lock_lookup(addr);
     /* re-initialised under another holder: its unlock will corrupt the object */
@@ -601,10 +608,20 @@ void uld_lock_destroyed(const void *lock, struct uld_lockdesc d, int held_by_any
         uld_leave();
         return;
     }
-    int saved = errno;
-    uld_mutex_lock(&uld_graph_lock);
     struct uld_lock *l = uld_lock_lookup(addr);
     int mine = uld_held_find(t, addr) >= 0;
+    int pending = destroyed && uld_lazy_destroyed(t, addr, d);
+    /* never recorded: nothing to end; a lock never seen before (a static one
+     * never taken) is still buried below, a lazily made one is not (its
+     * later use is caught by glibc's mark alone, mutexes only) */
+    int unseen = destroyed && d.type <= ULD_TYPE_SPIN && !pending;
+    if (!l && !mine && !held_by_any && !unseen) {
+        uld_leave();
+        return;
+    }
+    int saved = errno;
+    uld_mutex_lock(&uld_graph_lock);
+    l = uld_lock_lookup(addr);
     if (mine || held_by_any)
         uld_check_destroy_held(t, l, addr, !mine, 0, ip);
     if (destroyed && d.type <= ULD_TYPE_SPIN) {
@@ -637,12 +654,16 @@ static void held_drop(struct uld_thread *t, uintptr_t addr)
 
 void uld_lock_reinit_check(const void *lock, int held_by_any, uintptr_t ip)
 {
+    uintptr_t addr = (uintptr_t)lock;
+    /* only a lock we know: fresh memory may look locked (malloc leftovers);
+     * the lookup is lock-free, so a new lock costs no entry at all */
+    if (atomic_load_explicit(&uld_state, memory_order_acquire) != ULD_STATE_READY ||
+        !uld_lock_lookup(addr))
+        return;
     struct uld_thread *t = uld_enter();
     if (!t)
         return;
-    uintptr_t addr = (uintptr_t)lock;
-    /* only a lock we know: fresh memory may look locked (malloc leftovers) */
-    if (uld_lock_lookup(addr)) {
+    {
         int saved = errno;
         uld_mutex_lock(&uld_graph_lock);
         struct uld_lock *l = uld_lock_lookup(addr);

@@ -103,6 +103,14 @@ int uld_check_wait(struct uld_thread *t, struct uld_lock *w, uintptr_t ip) ULD_H
 int uld_check_wake(struct uld_thread *t, struct uld_lock *w, uintptr_t ip) ULD_HIDDEN;
 void uld_check_cond_mismatch(struct uld_thread *t, struct uld_lock *cond, uintptr_t mutex,
                              const char *what, uintptr_t ip) ULD_HIDDEN;
+/* lazy.c: a lock initialised without a record until first used. */
+int uld_lazy_created(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d,
+                     uintptr_t ip) ULD_HIDDEN; /* 1: no record needed now */
+/* Its record, made from the pending tag in the object (NULL if none).  graph_lock held. */
+struct uld_lock *uld_lazy_record(uintptr_t addr, struct uld_lockdesc d) ULD_HIDDEN;
+/* The same for an annotation by the initialising thread.  graph_lock held. */
+struct uld_lock *uld_lazy_record_mine(struct uld_thread *t, uintptr_t addr) ULD_HIDDEN;
+int uld_lazy_destroyed(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d) ULD_HIDDEN;
 /* A lock seen for the first time (no init call). graph_lock held. */
 struct uld_lock *uld_lock_first_use(uintptr_t addr, struct uld_lockdesc d, uintptr_t ip) ULD_HIDDEN;
 /* Does this lock let readers in while a writer waits? */

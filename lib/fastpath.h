@@ -42,12 +42,7 @@ uld_fast_acquire(const void *lock, const uint64_t *tag, unsigned mode, uintptr_t
     h->lock = f->lock;
     h->chain_key = f->key;
     h->ip = ip;
-    h->lock_id = f->lock_id;
-    h->node_id = f->node_id;
-    h->nest = 0;
-    h->mode = (uint8_t)mode;
-    h->subclass = 0;
-    h->type = f->type;
+    h->ids = f->ids;
     t->depth = depth + 1;
     t->fast_hits++;
     return 1;

@@ -24,8 +24,9 @@ struct uld_class_key {
 
 struct uld_class {
     struct uld_class_key k;
-    uint32_t ninstances;
-    uint32_t nlive, max_live; /* instances alive now / at most at once (subclass 0 only) */
+    uint32_t ninstances;  /* atomic: counted at init, also without graph_lock (lazy.c) */
+    uint32_t nlive, max_live; /* instances with a record now / at most at once (subclass 0 only) */
+    uint32_t index;       /* creation order: uld_class_by_index() */
     uint8_t type;         /* lock type of its first instance */
     char *name;           /* annotation name, else NULL (derived at report time) */
     struct uld_class *base; /* the subclass-0 class */
@@ -82,7 +83,8 @@ struct uld_lock {
     uint32_t ordinal;       /* n-th instance of its class */
     uint8_t type, flags;    /* enum uld_lock_type, ULD_LF_* */
     uint8_t site_kind;      /* enum uld_site_kind */
-    uint8_t is_static;      /* lives in a loaded object's data: named by its symbol */
+    uint8_t is_static;      /* lives in a loaded object's data: named by its symbol;
+                             * ULD_STATIC_UNKNOWN until a report needs it (lockmap.c) */
     uint8_t tagged : 1;     /* its identity was written into the object (see hooks.h) */
     uint8_t misused : 2;    /* ULD_MISUSED_*: a reported misuse may have left the
                              * object's own state (owner, readers) corrupt */
@@ -103,6 +105,8 @@ struct uld_lock {
     };
 };
 
+#define ULD_STATIC_UNKNOWN 2 /* uld_lock.is_static not looked up yet */
+
 /* uld_lock.fresh: a lock fresh from its init call (see core.c) */
 enum { ULD_FRESH_NONE, ULD_FRESH_YES, ULD_FRESH_CLAIMED, ULD_FRESH_DEAD };
 
@@ -121,12 +125,17 @@ int uld_lockmap_init(void) ULD_HIDDEN;
 struct uld_lock *uld_lock_lookup(uintptr_t addr) ULD_HIDDEN;
 struct uld_lock *uld_lock_create(uintptr_t addr, struct uld_lockdesc d, int site_kind,
                                  uintptr_t ip, const void *class_key) ULD_HIDDEN;
+/* The record of a lock initialised earlier at cls's site, as the ordinal-th (lazy.c). */
+struct uld_lock *uld_lock_create_initialised(uintptr_t addr, struct uld_lockdesc d,
+                                             struct uld_class *cls, uint32_t ordinal) ULD_HIDDEN;
 void uld_lock_forget(struct uld_lock *l) ULD_HIDDEN; /* retire + release_record */
 void uld_lock_retire(struct uld_lock *l) ULD_HIDDEN;         /* lifetime over, record kept */
 void uld_lock_release_record(struct uld_lock *l) ULD_HIDDEN; /* back to the free list */
 void uld_lockmap_mark(uintptr_t addr) ULD_HIDDEN;   /* free() must look at addr's granule */
 void uld_lockmap_unmark(uintptr_t addr) ULD_HIDDEN; /* ... unless nothing is left there */
 struct uld_node *uld_lock_node(struct uld_lock *l, unsigned subclass) ULD_HIDDEN;
+/* Does the lock live in a loaded object's data?  graph_lock held. */
+int uld_lock_is_static(struct uld_lock *l) ULD_HIDDEN;
 struct uld_class *uld_lock_class(struct uld_lock *l, unsigned subclass) ULD_HIDDEN;
 /* Calls fn for every tracked lock whose address lies in [p, p+n). */
 void uld_lockmap_for_range(uintptr_t p, size_t n, void (*fn)(struct uld_lock *, void *),
@@ -157,11 +166,18 @@ static inline int uld_waitobj_new_thread(const struct uld_lock *w, uint32_t seri
 struct uld_class *uld_class_get(uintptr_t key, unsigned subclass, int kind,
                                 uint8_t type, const char *name) ULD_HIDDEN;
 long uld_class_count(void) ULD_HIDDEN;
+/* The class of locks initialised at call site ip, if cached (see class.c);
+ * lock-free.  Remembering needs graph_lock. */
+struct uld_class *uld_class_of_init_site(uintptr_t ip) ULD_HIDDEN;
+void uld_class_remember_init_site(uintptr_t ip, struct uld_class *c) ULD_HIDDEN;
+/* A class by its index, NULL if there is none; lock-free. */
+struct uld_class *uld_class_by_index(uint32_t index) ULD_HIDDEN;
 /* Every class, for dumps (graph_lock held). */
 void uld_class_for_each(void (*fn)(struct uld_class *, void *), void *arg) ULD_HIDDEN;
 int uld_addr_is_static(uintptr_t addr) ULD_HIDDEN;
 /* wrappers.c: is this return address inside a lock wrapper function?  graph_lock held. */
 int uld_in_wrapper(uintptr_t addr) ULD_HIDDEN;
+int uld_module_has_wrappers(uintptr_t addr) ULD_HIDDEN;
 
 extern struct uld_graph uld_lock_graph ULD_HIDDEN;
 extern struct uld_graph uld_class_graph ULD_HIDDEN;

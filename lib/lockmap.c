@@ -8,9 +8,9 @@
  * are never unmapped, only reused, so a late reader reads stale memory,
  * never unmapped memory.
  *
- * A two-level bitmap marks the 64-byte granules that hold the start of a
- * tracked lock, so free() can tell in a load or two whether the block it
- * releases contains locks.
+ * A two-level bitmap marks every tracked lock's start address (one bit per
+ * 4 bytes), so free() can tell in a load or two whether the block it
+ * releases contains locks, and forgetting a lock clears its own bit.
  */
 #include "config.h"
 #include "lock.h"
@@ -20,8 +20,8 @@
 
 #define TOMBSTONE ((uintptr_t)1)
 #define MAP_MIN_SLOTS (1u << 14)
-#define GRANULE_SHIFT 6
-#define LEAF_SHIFT 30                         /* one leaf bitmap per GiB */
+#define GRANULE_SHIFT 2                       /* locks start 4-byte aligned */
+#define LEAF_SHIFT 30                         /* one leaf bitmap per GiB (32 MiB, sparse) */
 #define TOP_ENTRIES (1u << (47 - LEAF_SHIFT)) /* user space on x86_64 */
 #define LEAF_BITS (1u << (LEAF_SHIFT - GRANULE_SHIFT))
 
@@ -178,86 +178,92 @@ static _Atomic uint64_t *leaf_of(uintptr_t addr, int create)
     return leaf;
 }
 
+static size_t granule_bit(uintptr_t addr)
+{
+    return (addr & ((1ull << LEAF_SHIFT) - 1)) >> GRANULE_SHIFT;
+}
+
+/* One bit per possible lock start: a lock's own bit, nobody else's. */
 static void granule_set(uintptr_t addr, int on)
 {
     _Atomic uint64_t *leaf = leaf_of(addr, on);
     if (!leaf)
         return;
-    size_t bit = (addr & ((1ull << LEAF_SHIFT) - 1)) >> GRANULE_SHIFT;
+    size_t bit = granule_bit(addr);
     if (on)
         atomic_fetch_or(&leaf[bit / 64], 1ull << (bit % 64));
     else
         atomic_fetch_and(&leaf[bit / 64], ~(1ull << (bit % 64)));
 }
 
-static int granule_test(uintptr_t addr)
+/*
+ * Calls fn(addr, arg) for each marked lock start in [p, p+n), a word of the
+ * bitmap at a time; fn returning nonzero stops the walk.  Returns that value.
+ */
+static int granule_walk(uintptr_t p, size_t n, int (*fn)(uintptr_t, void *), void *arg)
 {
-    _Atomic uint64_t *leaf = leaf_of(addr, 0);
-    if (!leaf)
-        return 0;
-    size_t bit = (addr & ((1ull << LEAF_SHIFT) - 1)) >> GRANULE_SHIFT;
-    return (atomic_load_explicit(&leaf[bit / 64], memory_order_relaxed) >> (bit % 64)) & 1;
+    uintptr_t end = p + n;
+    for (uintptr_t g = p & ~(uintptr_t)((1u << GRANULE_SHIFT) - 1); g < end;) {
+        uintptr_t leaf_end = (g | ((1ull << LEAF_SHIFT) - 1)) + 1;
+        _Atomic uint64_t *leaf = leaf_of(g, 0);
+        uintptr_t stop = end < leaf_end ? end : leaf_end;
+        for (; leaf && g < stop; g = (g | ((64ull << GRANULE_SHIFT) - 1)) + 1) {
+            size_t bit = granule_bit(g);
+            uint64_t w = atomic_load_explicit(&leaf[bit / 64], memory_order_relaxed);
+            w &= ~0ull << (bit % 64);
+            while (w) {
+                uintptr_t a = (g & ~(uintptr_t)((64ull << GRANULE_SHIFT) - 1)) +
+                              ((uintptr_t)__builtin_ctzll(w) << GRANULE_SHIFT);
+                w &= w - 1;
+                int r;
+                if (a >= end)
+                    break;
+                if (a >= p && (r = fn(a, arg)))
+                    return r;
+            }
+        }
+        g = leaf_end; /* nothing (more) in this GiB */
+    }
+    return 0;
+}
+
+static int stop_at_first(uintptr_t a, void *arg)
+{
+    (void)a;
+    (void)arg;
+    return 1;
 }
 
 int uld_lockmap_range_marked(uintptr_t p, size_t n)
 {
-    if (n == 0)
-        return 0;
-    uintptr_t end = p + n;
-    for (uintptr_t g = p & ~(uintptr_t)((1u << GRANULE_SHIFT) - 1); g < end;) {
-        if (!leaf_of(g, 0)) { /* nothing in this GiB: skip to the next one */
-            g = (g | ((1ull << LEAF_SHIFT) - 1)) + 1;
-            continue;
-        }
-        if (granule_test(g))
-            return 1;
-        g += 1u << GRANULE_SHIFT;
-    }
+    return n ? granule_walk(p, n, stop_at_first, NULL) : 0;
+}
+
+struct range_call {
+    void (*fn)(struct uld_lock *, void *);
+    void *arg;
+};
+
+/*
+ * fn ends each live lock in the range; tombstones (tomb.c) there end too,
+ * and their bits are cleared, so free() of that memory is cheap again.
+ */
+static int end_at(uintptr_t a, void *arg)
+{
+    struct range_call *c = arg;
+    struct uld_lock *l = uld_lock_lookup(a);
+    if (l)
+        c->fn(l, c->arg);
+    uld_tomb_end(a);
+    granule_set(a, 0);
     return 0;
 }
 
-static int granule_has_other_lock(uintptr_t addr);
-#define GRANULE_NO_LOCK 1 /* an address no lock starts at (locks are 4-byte aligned) */
-
-/*
- * Locks start at 4-byte aligned addresses (pthread_spinlock_t is an int).
- * fn ends each live lock in the range; tombstones there end too, and a
- * granule left empty is cleared, so free() of its memory is cheap again.
- */
 void uld_lockmap_for_range(uintptr_t p, size_t n, void (*fn)(struct uld_lock *, void *),
                            void *arg)
 {
-    uintptr_t end = p + n;
-    for (uintptr_t g = p & ~(uintptr_t)((1u << GRANULE_SHIFT) - 1); g < end;) {
-        if (!leaf_of(g, 0)) {
-            g = (g | ((1ull << LEAF_SHIFT) - 1)) + 1;
-            continue;
-        }
-        uintptr_t g_end = g + (1u << GRANULE_SHIFT);
-        if (granule_test(g)) {
-            for (uintptr_t a = g; a < g_end; a += 4) {
-                struct uld_lock *l;
-                if (a >= p && a < end) {
-                    if ((l = uld_lock_lookup(a)))
-                        fn(l, arg);
-                    uld_tomb_end(a);
-                }
-            }
-            if ((g >= p && g_end <= end) || !granule_has_other_lock(g + GRANULE_NO_LOCK))
-                granule_set(g, 0);
-        }
-        g = g_end;
-    }
-}
-
-/* Another live lock or a tombstone (tomb.c) starts in addr's granule. */
-static int granule_has_other_lock(uintptr_t addr)
-{
-    uintptr_t g = addr & ~(uintptr_t)((1u << GRANULE_SHIFT) - 1);
-    for (uintptr_t a = g; a < g + (1u << GRANULE_SHIFT); a += 4)
-        if (a != addr && (uld_lock_lookup(a) || uld_tomb_at(a)))
-            return 1;
-    return 0;
+    struct range_call c = {fn, arg};
+    granule_walk(p, n, end_at, &c);
 }
 
 void uld_lockmap_mark(uintptr_t addr)
@@ -267,7 +273,7 @@ void uld_lockmap_mark(uintptr_t addr)
 
 void uld_lockmap_unmark(uintptr_t addr)
 {
-    if (!uld_lock_lookup(addr) && !granule_has_other_lock(addr))
+    if (!uld_lock_lookup(addr))
         granule_set(addr, 0);
 }
 
@@ -345,30 +351,52 @@ static uintptr_t init_site(uintptr_t ip, uint32_t *site_stack)
     return ip;
 }
 
-struct uld_lock *uld_lock_create(uintptr_t addr, struct uld_lockdesc d, int site_kind,
-                                 uintptr_t ip, const void *class_key)
+/* The class for a lock created at ip (updated to the init site for ULD_SITE_INIT). */
+static struct uld_class *class_of_site(int *site_kind, uintptr_t *ip, uintptr_t addr,
+                                       struct uld_lockdesc d, const void *class_key)
+{
+    uintptr_t key = *site_kind == ULD_SITE_STATIC       ? addr
+                    : *site_kind == ULD_SITE_ANNOTATION ? (uintptr_t)class_key
+                                                        : *ip;
+    uint32_t site_stack = 0;
+    if (*site_kind == ULD_SITE_FIRST_USE)
+        key = first_use_key(*ip, &site_stack);
+    else if (*site_kind == ULD_SITE_INIT)
+        key = init_site(*ip, &site_stack);
+    struct uld_class *cls = uld_class_get(key, 0, *site_kind, d.type, NULL);
+    if (cls && !cls->site_stack)
+        cls->site_stack = site_stack;
+    /* a site outside every wrapper is its own key, whatever the stack above it,
+     * unless a wrapper of its module may call it (skip_wrappers' reach) */
+    if (cls && cls->site_stack && *site_kind == ULD_SITE_INIT && key == *ip &&
+        !uld_in_wrapper(*ip) && !uld_module_has_wrappers(*ip))
+        uld_class_remember_init_site(*ip, cls);
+    if (*site_kind == ULD_SITE_INIT)
+        *ip = key;
+    return cls;
+}
+
+int uld_lock_is_static(struct uld_lock *l)
+{
+    if (l->is_static == ULD_STATIC_UNKNOWN)
+        l->is_static = (uint8_t)uld_addr_is_static(atomic_load(&l->addr));
+    return l->is_static;
+}
+
+static int room_for_one(void)
 {
     if (live_locks >= uld_config.max_locks) {
         uld_report_limit("lock", uld_config.max_locks, "max_locks");
-        return NULL;
+        return 0;
     }
-    if (!table_make_room())
-        return NULL;
-    uld_tomb_end(addr); /* a new lifetime here: the destroyed one is history */
-    int is_static = uld_addr_is_static(addr);
-    if (site_kind == ULD_SITE_FIRST_USE && is_static)
-        site_kind = ULD_SITE_STATIC; /* a static lock never initialised: its own class */
-    uintptr_t key = site_kind == ULD_SITE_STATIC       ? addr
-                    : site_kind == ULD_SITE_ANNOTATION ? (uintptr_t)class_key
-                                                       : ip;
-    uint32_t site_stack = 0;
-    if (site_kind == ULD_SITE_FIRST_USE)
-        key = first_use_key(ip, &site_stack);
-    else if (site_kind == ULD_SITE_INIT)
-        key = ip = init_site(ip, &site_stack);
-    struct uld_class *cls = uld_class_get(key, 0, site_kind, d.type, NULL);
-    if (cls && !cls->site_stack)
-        cls->site_stack = site_stack;
+    return table_make_room();
+}
+
+/* A record in class cls; ordinal 0: the class's next. */
+static struct uld_lock *record_make(uintptr_t addr, struct uld_lockdesc d, int site_kind,
+                                    int is_static, uintptr_t ip, struct uld_class *cls,
+                                    uint32_t ordinal)
+{
     struct uld_lock *l = cls ? record_alloc() : NULL;
     if (!l)
         return NULL;
@@ -379,7 +407,7 @@ struct uld_lock *uld_lock_create(uintptr_t addr, struct uld_lockdesc d, int site
     l->is_static = (uint8_t)is_static;
     l->site_ip = ip;
     l->cls = cls;
-    l->ordinal = ++cls->ninstances;
+    l->ordinal = ordinal ? ordinal : __atomic_add_fetch(&cls->ninstances, 1, __ATOMIC_RELAXED);
     if (++cls->nlive > cls->max_live) /* one object or many, for merged graphs */
         cls->max_live = cls->nlive;
     if (uld_is_wait_type(d.type) && !(l->wait = uld_alloc(sizeof(*l->wait)))) {
@@ -389,11 +417,35 @@ struct uld_lock *uld_lock_create(uintptr_t addr, struct uld_lockdesc d, int site
     }
     uld_node_init(&l->node, l->id, 0, l);
     atomic_store_explicit(&l->addr, addr, memory_order_release);
+    uld_tomb_end(addr); /* a new lifetime here: the destroyed one is history */
     table_put(atomic_load(&table), addr, l);
     granule_set(addr, 1);
     live_locks++;
     created_locks++;
     return l;
+}
+
+struct uld_lock *uld_lock_create(uintptr_t addr, struct uld_lockdesc d, int site_kind,
+                                 uintptr_t ip, const void *class_key)
+{
+    if (!room_for_one())
+        return NULL;
+    /* an initialised lock's class does not depend on it; names look it up later */
+    int is_static = site_kind == ULD_SITE_INIT ? ULD_STATIC_UNKNOWN : uld_addr_is_static(addr);
+    if (site_kind == ULD_SITE_FIRST_USE && is_static)
+        site_kind = ULD_SITE_STATIC; /* a static lock never initialised: its own class */
+    struct uld_class *cls = site_kind == ULD_SITE_INIT ? uld_class_of_init_site(ip) : NULL;
+    if (!cls)
+        cls = class_of_site(&site_kind, &ip, addr, d, class_key);
+    return record_make(addr, d, site_kind, is_static, ip, cls, 0);
+}
+
+struct uld_lock *uld_lock_create_initialised(uintptr_t addr, struct uld_lockdesc d,
+                                             struct uld_class *cls, uint32_t ordinal)
+{
+    if (!room_for_one())
+        return NULL;
+    return record_make(addr, d, ULD_SITE_INIT, ULD_STATIC_UNKNOWN, cls->k.key, cls, ordinal);
 }
 
 struct uld_node *uld_lock_node(struct uld_lock *l, unsigned subclass)
@@ -438,7 +490,7 @@ void uld_lock_retire(struct uld_lock *l)
 {
     uintptr_t addr = atomic_load(&l->addr);
     table_remove(addr);
-    if (!uld_tomb_at(addr) && !granule_has_other_lock(addr))
+    if (!uld_tomb_at(addr)) /* a tombstone keeps the bit: free() must find it */
         granule_set(addr, 0);
     uld_graph_remove_node(&uld_lock_graph, &l->node);
     for (int i = 1; l->sub && i < ULD_NUM_SUBCLASSES; i++) {

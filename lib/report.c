@@ -278,7 +278,7 @@ int uld_report_add_lock(struct uld_report *r, struct uld_lock *l, unsigned subcl
     rl->flags = l->flags;
     rl->site_kind = l->site_kind;
     rl->subclass = (uint8_t)subclass;
-    rl->is_static = l->is_static;
+    rl->is_static = (uint8_t)uld_lock_is_static(l);
     copy_name(rl->name, sizeof(rl->name), l->name);
     copy_name(rl->class_name, sizeof(rl->class_name), cls->base->name);
     return r->nlocks++;

@@ -9,11 +9,9 @@
 
 #include "lock.h"
 
-struct uld_held {
-    uintptr_t addr;
-    struct uld_lock *lock; /* valid while lock->id == lock_id */
-    uint64_t chain_key;    /* key of the held sequence up to and including this */
-    uintptr_t ip;          /* acquisition site */
+/* What a push stores besides addresses and keys: one 16-byte block, copied
+ * whole from the memo on the fast path. */
+struct uld_held_ids {
     uint32_t lock_id;      /* instance id */
     uint32_t node_id;      /* instance node id for the subclass */
     uint32_t nest;         /* extra re-acquisitions (recursive mutex, read recursion) */
@@ -22,10 +20,28 @@ struct uld_held {
     uint8_t type;          /* enum uld_lock_type */
 };
 
+#define ULD_HELD_IDS                                                        \
+    union {                                                                 \
+        struct uld_held_ids ids;                                            \
+        struct {                                                            \
+            uint32_t lock_id, node_id, nest;                                \
+            uint8_t mode, subclass, type;                                   \
+        };                                                                  \
+    }
+
+struct uld_held {
+    uintptr_t addr;
+    struct uld_lock *lock; /* valid while lock->id == lock_id */
+    uint64_t chain_key;    /* key of the held sequence up to and including this */
+    uintptr_t ip;          /* acquisition site */
+    ULD_HELD_IDS;
+};
+
 /*
  * The thread's memo of recent acquisitions that validated cleanly: (lock,
  * held chain before it) -> what to push.  A hit skips the lock lookup and
- * the chain-cache probe; it is checked against the lock record's id.
+ * the chain-cache probe; it is checked against the lock record's id.  Its
+ * ids are the held entry's as pushed (nest and subclass 0).
  */
 #define ULD_FAST_SLOTS 64
 struct uld_fast {
@@ -33,9 +49,8 @@ struct uld_fast {
     uint64_t prev_key;     /* chain key before, with the signal context folded in */
     uint64_t key;          /* chain key after */
     struct uld_lock *lock;
-    uint32_t lock_id, node_id;
-    uint8_t mode, type;
-};
+    ULD_HELD_IDS;
+} __attribute__((aligned(64))); /* a hit reads one cache line */
 
 static inline unsigned uld_fast_slot(uintptr_t addr, uint64_t prev_key)
 {
@@ -52,6 +67,14 @@ struct uld_sigframe {
     uintptr_t alt_lo; /* the alternate stack's base if it runs there, else 0 */
     uint64_t saved_blocked;
     int saved_sig;
+};
+
+/* A lock this thread initialised without a record yet (lazy.c). */
+#define ULD_PENDING_INITS 8
+struct uld_pending_init {
+    uintptr_t addr;     /* 0: free */
+    uint64_t *tag_word; /* the lock's tag word, holding `tag` until recorded */
+    uint64_t tag;
 };
 
 struct uld_thread {
@@ -84,6 +107,8 @@ struct uld_thread {
     int max_depth;
     int tsd_rounds;          /* destructor rounds this thread's state was kept past */
     struct uld_thread *next, *prev;
+    struct uld_pending_init pending[ULD_PENDING_INITS];
+    unsigned pending_next;
     struct uld_fast fast[ULD_FAST_SLOTS];
     struct uld_held held[ULD_MAX_HELD];
 };

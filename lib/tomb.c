@@ -204,6 +204,8 @@ int uld_tomb_use(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d, in
     }
     if (!tb->reported) {
         tb->reported = 1;
+        if (tb->rec->is_static == ULD_STATIC_UNKNOWN) /* its address is gone from the record */
+            tb->rec->is_static = (uint8_t)uld_addr_is_static(addr);
         uld_check_use_after_destroy(t, tb->rec, tb->id, addr, tb->ip, op, ip);
     }
     return 1;

@@ -203,6 +203,23 @@ static int find_module(struct dl_phdr_info *info, size_t size, void *arg)
     return 1;
 }
 
+/* The wrappers of the module holding pc, scanned at the first question. */
+static struct module_wrappers *module_at(uintptr_t pc)
+{
+    struct module_wrappers *m = modules;
+    while (m && (pc < m->lo || pc >= m->hi))
+        m = m->next;
+    if (!m) {
+        struct module_query q = {pc, NULL};
+        dl_iterate_phdr(find_module, &q);
+        if (!(m = q.found))
+            return NULL;
+        m->next = modules;
+        modules = m;
+    }
+    return m;
+}
+
 /* Does addr (a return address) lie in a function the wrapper globs name?  graph_lock held. */
 int uld_in_wrapper(uintptr_t addr)
 {
@@ -211,21 +228,24 @@ int uld_in_wrapper(uintptr_t addr)
     if (!patterns.n || !addr)
         return 0;
     uintptr_t pc = addr - 1; /* the call instruction */
-    struct module_wrappers *m = modules;
-    while (m && (pc < m->lo || pc >= m->hi))
-        m = m->next;
-    if (!m) {
-        struct module_query q = {pc, NULL};
-        dl_iterate_phdr(find_module, &q);
-        if (!(m = q.found))
-            return 0;
-        m->next = modules;
-        modules = m;
-    }
+    struct module_wrappers *m = module_at(pc);
+    if (!m)
+        return 0;
     for (int i = 0; i < m->nranges; i++)
         if (pc >= m->ranges[i].lo && pc < m->ranges[i].hi)
             return 1;
     return 0;
+}
+
+/* Has addr's module any wrapper?  graph_lock held. */
+int uld_module_has_wrappers(uintptr_t addr)
+{
+    if (!patterns_ready)
+        load_patterns();
+    if (!patterns.n || !addr)
+        return 0;
+    struct module_wrappers *m = module_at(addr - 1);
+    return m && m->nranges > 0;
 }
 
 /* A module unloaded: a module mapped there later has functions of its own. */

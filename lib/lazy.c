@@ -1,0 +1,103 @@
+/*
+ * lazy.c - locks that live only in their own memory until first used.
+ *
+ * Per-request objects with their own mutex are common in servers, and most
+ * such mutexes are initialised and destroyed far more often than a new
+ * class appears.  pthread_mutex_init / pthread_rwlock_init at a call site
+ * whose class is known (class.c's site cache), by a thread holding no lock
+ * (so nothing about the lock's birth needs remembering, see "fresh" in
+ * core.c), makes no record: the lock's class index and instance ordinal go
+ * into its identity tag word (hooks.h) as a pending tag, for one atomic add
+ * on the class's instance count.  The first acquisition or unlock (which
+ * see the tag) or an annotation by the initialising thread (which does not
+ * know where the tag is: the thread remembers its last few pending inits)
+ * makes the record from it, with the class and ordinal init would have
+ * given; a destroy before that clears the tag.  A lock created and
+ * destroyed without being locked costs no global lock, no stack capture
+ * and no record.
+ */
+#include "core.h"
+
+#define PENDING_MAGIC 0x5550000000000000ull /* "UP" in the top bytes; live tags are "ULD" */
+#define PENDING_MASK 0xffff000000000000ull
+#define PENDING_MAX_CLASS 0xffffu
+
+static int is_pending(uint64_t tag)
+{
+    return (tag & PENDING_MASK) == PENDING_MAGIC;
+}
+
+static void forget_mine(struct uld_thread *t, uintptr_t addr)
+{
+    for (unsigned i = 0; i < ULD_PENDING_INITS; i++)
+        if (t->pending[i].addr == addr)
+            t->pending[i].addr = 0;
+}
+
+/* Whatever this thread initialised at addr before is gone: made anew, not lazily. */
+static int eager(struct uld_thread *t, uintptr_t addr)
+{
+    forget_mine(t, addr);
+    return 0;
+}
+
+int uld_lazy_created(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d, uintptr_t ip)
+{
+    if (!d.tag || t->depth || (d.type != ULD_TYPE_MUTEX && d.type != ULD_TYPE_RWLOCK) ||
+        uld_lock_lookup(addr))
+        return eager(t, addr);
+    struct uld_class *c = uld_class_of_init_site(ip);
+    if (!c || c->index > PENDING_MAX_CLASS)
+        return eager(t, addr);
+    uint32_t ordinal = __atomic_add_fetch(&c->ninstances, 1, __ATOMIC_RELAXED);
+    uint64_t tag = PENDING_MAGIC | (uint64_t)c->index << 32 | ordinal;
+    __atomic_store_n(d.tag, tag, __ATOMIC_RELAXED);
+    struct uld_pending_init *p = &t->pending[t->pending_next++ % ULD_PENDING_INITS];
+    *p = (struct uld_pending_init){addr, d.tag, tag};
+    return 1;
+}
+
+static struct uld_lock *record_from(uintptr_t addr, uint64_t tag, struct uld_lockdesc d)
+{
+    struct uld_class *c = uld_class_by_index((uint32_t)(tag >> 32) & PENDING_MAX_CLASS);
+    if (!c || c->k.kind != ULD_SITE_INIT || c->k.subclass)
+        return NULL;
+    return uld_lock_create_initialised(addr, d, c, (uint32_t)tag);
+}
+
+struct uld_lock *uld_lazy_record(uintptr_t addr, struct uld_lockdesc d)
+{
+    if (!d.tag)
+        return NULL;
+    uint64_t tag = __atomic_load_n(d.tag, __ATOMIC_RELAXED);
+    return is_pending(tag) ? record_from(addr, tag, d) : NULL;
+}
+
+struct uld_lock *uld_lazy_record_mine(struct uld_thread *t, uintptr_t addr)
+{
+    for (unsigned i = 1; i <= ULD_PENDING_INITS; i++) { /* the newest first */
+        struct uld_pending_init *p = &t->pending[(t->pending_next - i) % ULD_PENDING_INITS];
+        if (p->addr != addr)
+            continue;
+        p->addr = 0;
+        if (__atomic_load_n(p->tag_word, __ATOMIC_RELAXED) != p->tag)
+            return NULL; /* initialised again, or already recorded */
+        /* its type is its class's: one init site initialises one kind of lock */
+        struct uld_lockdesc d = {.type = ULD_TYPE_MUTEX, .flags = 0, .tag = p->tag_word};
+        struct uld_class *c = uld_class_by_index((uint32_t)(p->tag >> 32) & PENDING_MAX_CLASS);
+        if (c)
+            d.type = c->type;
+        return record_from(addr, p->tag, d);
+    }
+    return NULL;
+}
+
+/* A recorded lock's entry here is stale already: its tag is a live one now. */
+int uld_lazy_destroyed(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d)
+{
+    if (!d.tag || !is_pending(__atomic_load_n(d.tag, __ATOMIC_RELAXED)))
+        return 0;
+    __atomic_store_n(d.tag, 0, __ATOMIC_RELAXED);
+    forget_mine(t, addr);
+    return 1;
+}
