@@ -449,6 +449,8 @@ int uld_acquire_begin(struct uld_acq *a, const void *lock, struct uld_lockdesc d
     } else {
         begin_acquire(t, a, addr, d, mode, subclass, ip);
     }
+    if (!(af & ULD_AF_TRY)) /* it may block: the watchdog and kill report see it; acquire_end ends it */
+        uld_block_publish(t, lock, ip);
     uld_leave();
     return 1;
 }
@@ -469,6 +471,7 @@ static void trylock_held(struct uld_thread *t, struct uld_acq *a)
 void uld_acquire_end(struct uld_acq *a, int acquired)
 {
     struct uld_thread *t = a->thread;
+    atomic_store_explicit(&t->blocked_on, 0, memory_order_release); /* see uld_acquire_begin */
     if (unlikely(a->action == ACT_PUSH_FRESH) && a->lock->id == a->lock_id &&
         !fresh_confirm(a)) {
         /* another thread reached the lock meanwhile: it may have blocked */

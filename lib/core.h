@@ -73,6 +73,9 @@ static inline void uld_leave(void)
     uld_busy = 0;
 }
 
+/* watchdog.c: t is about to block on lock (no validator entry of its own). */
+void uld_block_publish(struct uld_thread *t, const void *lock, uintptr_t ip) ULD_HIDDEN;
+
 /* check.c: the rules, called with graph_lock held. */
 struct uld_report;
 void uld_report_fill_thread(struct uld_report *r, struct uld_thread *t, uintptr_t ip) ULD_HIDDEN;

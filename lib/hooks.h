@@ -161,8 +161,10 @@ extern int uld_forked_child;
 void uld_fork_child_touch(const void *lock, int owner_tid, uintptr_t ip);
 
 /*
- * Watchdog (option watchdog=SEC): while uld_watchdog_on, the interposer
- * brackets every blocking lock call with block_begin/block_end.
+ * Blocked state for the watchdog (option watchdog=SEC) and the kill-time
+ * report: a blocking lock call is bracketed by uld_acquire_begin/end, which
+ * publish it; other blocking waits (condvars, semaphores, joins) bracket
+ * the call with block_begin/block_end.
  */
 extern int uld_watchdog_on;
 void uld_block_begin(const void *lock, uintptr_t ip);

@@ -151,3 +151,12 @@ uint64_t uld_now_ns(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
+
+/* CLOCK_MONOTONIC to the last tick (a few ms): a few loads from the vDSO,
+ * no time-counter read, for stamps taken on lock paths. */
+uint64_t uld_now_coarse_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}

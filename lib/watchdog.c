@@ -38,15 +38,24 @@ void uld_set_platform(const struct uld_platform *p)
 static struct uld_thread_snap snaps[WD_MAX_THREADS];
 static int stack_handler_installed;
 
+/* t is about to block on lock: published for the watchdog and the kill report. */
+void uld_block_publish(struct uld_thread *t, const void *lock, uintptr_t ip)
+{
+    t->blocked_since = uld_now_coarse_ns(); /* every slow-path acquisition: cheap */
+    t->blocked_ip = ip;
+    /* release, not seq_cst: readers (watchdog, kill report) only need the
+     * fields above published first; a full fence here cost more than the
+     * rest of a slow-path acquisition */
+    atomic_store_explicit(&t->blocked_stack, 0, memory_order_relaxed);
+    atomic_store_explicit(&t->blocked_on, (uintptr_t)lock, memory_order_release);
+}
+
 void uld_block_begin(const void *lock, uintptr_t ip)
 {
     struct uld_thread *t = uld_enter();
     if (!t)
         return;
-    t->blocked_since = uld_now_ns();
-    t->blocked_ip = ip;
-    atomic_store(&t->blocked_stack, 0);
-    atomic_store(&t->blocked_on, (uintptr_t)lock);
+    uld_block_publish(t, lock, ip);
     uld_leave();
 }
 
@@ -54,7 +63,7 @@ void uld_block_end(void)
 {
     struct uld_thread *t = uld_self;
     if (t && t != ULD_THREAD_DEAD)
-        atomic_store(&t->blocked_on, 0);
+        atomic_store_explicit(&t->blocked_on, 0, memory_order_release);
 }
 
 /* Runs on a blocked thread: record where it is blocked. */

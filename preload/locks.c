@@ -33,14 +33,7 @@
             uld_fork_child_touch((const void *)(lockp), (owner), CALLER_IP); \
         if (!uld_acquire_begin(&acq_, (const void *)(lockp), (desc), (af), CALLER_IP))     \
             return real_call;                                                \
-        int r_;                                                              \
-        if (!((af) & ULD_AF_TRY)) { /* blocked state: watchdog, kill report */ \
-            uld_block_begin((const void *)(lockp), CALLER_IP);               \
-            r_ = real_call;                                                  \
-            uld_block_end();                                                 \
-        } else {                                                             \
-            r_ = real_call;                                                  \
-        }                                                                    \
+        int r_ = real_call; /* blocked state: published by begin, ended by end */ \
         uld_acquire_end(&acq_, r_ == 0 || r_ == EOWNERDEAD);                 \
         if (r_ == ETIMEDOUT)                                                 \
             uld_wait_timed_out((const void *)(lockp), CALLER_IP);            \
