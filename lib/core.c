@@ -666,24 +666,22 @@ void uld_lock_reinit_check(const void *lock, int held_by_any, uintptr_t ip)
     struct uld_thread *t = uld_enter();
     if (!t)
         return;
-    {
-        int saved = errno;
-        uld_mutex_lock(&uld_graph_lock);
-        struct uld_lock *l = uld_lock_lookup(addr);
-        int mine = uld_held_find(t, addr) >= 0;
-        if (l && (mine || held_by_any)) {
-            uld_check_reinit_held(t, l, !mine, ip);
-            /* init unlocks it: this thread holds it no more; another holder's
-             * later unlock corrupts the new lock's state (see lock_created) */
-            if (mine)
-                held_drop(t, addr);
-            else
-                l->misused = ULD_MISUSED_REINIT;
-        }
-        uld_mutex_unlock(&uld_graph_lock);
-        uld_report_flush();
-        errno = saved;
+    int saved = errno;
+    uld_mutex_lock(&uld_graph_lock);
+    struct uld_lock *l = uld_lock_lookup(addr);
+    int mine = uld_held_find(t, addr) >= 0;
+    if (l && (mine || held_by_any)) {
+        uld_check_reinit_held(t, l, !mine, ip);
+        /* init unlocks it: this thread holds it no more; another holder's
+         * later unlock corrupts the new lock's state (see lock_created) */
+        if (mine)
+            held_drop(t, addr);
+        else
+            l->misused = ULD_MISUSED_REINIT;
     }
+    uld_mutex_unlock(&uld_graph_lock);
+    uld_report_flush();
+    errno = saved;
     uld_leave();
 }
 

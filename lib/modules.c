@@ -94,24 +94,29 @@ static int read_build_id(const struct dl_phdr_info *info, uint8_t *out, int max)
     return 0;
 }
 
-static void describe(const struct dl_phdr_info *info, struct mod_entry *e)
+void uld_module_extent(const struct dl_phdr_info *info, uintptr_t *lo, uintptr_t *hi)
 {
-    e->base = info->dlpi_addr;
-    e->phdr = info->dlpi_phdr;
-    e->lo = UINTPTR_MAX;
-    e->hi = 0;
+    *lo = UINTPTR_MAX;
+    *hi = 0;
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
         if (ph->p_type != PT_LOAD)
             continue;
         uintptr_t s = info->dlpi_addr + ph->p_vaddr;
-        if (s < e->lo)
-            e->lo = s;
-        if (s + ph->p_memsz > e->hi)
-            e->hi = s + ph->p_memsz;
+        if (s < *lo)
+            *lo = s;
+        if (s + ph->p_memsz > *hi)
+            *hi = s + ph->p_memsz;
     }
-    if (e->hi == 0)
-        e->lo = 0;
+    if (*hi == 0)
+        *lo = 0;
+}
+
+static void describe(const struct dl_phdr_info *info, struct mod_entry *e)
+{
+    e->base = info->dlpi_addr;
+    e->phdr = info->dlpi_phdr;
+    uld_module_extent(info, &e->lo, &e->hi);
 }
 
 static int count_one(struct dl_phdr_info *info, size_t size, void *arg)

@@ -50,6 +50,10 @@ struct uld_unloaded {
 };
 
 /* Published records (lock-free reads: count with acquire, then get). */
+/* The span of a loaded object's PT_LOAD segments; 0, 0 when it has none. */
+struct dl_phdr_info;
+void uld_module_extent(const struct dl_phdr_info *info, uintptr_t *lo, uintptr_t *hi) ULD_HIDDEN;
+
 unsigned uld_unloaded_count(void) ULD_HIDDEN;
 const struct uld_unloaded *uld_unloaded_get(unsigned index) ULD_HIDDEN;
 /* The newest record whose range holds the bare address a, else NULL. */

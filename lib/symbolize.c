@@ -495,28 +495,6 @@ static int dwarf_chain(Dwfl_Module *m, uintptr_t pc, struct uld_frame_info *out,
     return count;
 }
 
-struct loaded_query {
-    uintptr_t addr;
-    struct uld_frame_info *out;
-};
-
-static int loaded_one(struct dl_phdr_info *info, size_t size, void *arg)
-{
-    (void)size;
-    struct loaded_query *q = arg;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        uintptr_t s = info->dlpi_addr + ph->p_vaddr;
-        if (ph->p_type == PT_LOAD && q->addr >= s && q->addr < s + ph->p_memsz) {
-            q->out->module = info->dlpi_name && info->dlpi_name[0] ? info->dlpi_name
-                                                                   : program_invocation_name;
-            q->out->module_offset = q->addr - info->dlpi_addr;
-            return 1;
-        }
-    }
-    return 0;
-}
-
 /*
  * A code address libdw does not name: without libdw, the loaded module
  * holding it (path and offset); an unloaded address whose file cannot be
@@ -530,8 +508,7 @@ static int unloaded_frame(uintptr_t orig, struct uld_frame_info *out)
                                        ? uld_unloaded_get(uld_addr_unload_index(orig))
                                        : NULL;
     if (!u) {
-        struct loaded_query q = {orig, out};
-        if (dl_iterate_phdr(loaded_one, &q))
+        if (raw_module_of(orig, &out->module, &out->module_offset))
             return 1;
         u = uld_unloaded_covering(orig);
     }

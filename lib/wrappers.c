@@ -179,16 +179,9 @@ struct module_query {
 static int find_module(struct dl_phdr_info *info, size_t size, void *arg)
 {
     struct module_query *q = arg;
-    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    uintptr_t lo, hi;
     (void)size;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_LOAD)
-            continue;
-        uintptr_t s = info->dlpi_addr + ph->p_vaddr;
-        lo = s < lo ? s : lo;
-        hi = s + ph->p_memsz > hi ? s + ph->p_memsz : hi;
-    }
+    uld_module_extent(info, &lo, &hi);
     if (q->addr < lo || q->addr >= hi)
         return 0;
     struct module_wrappers *m = uld_alloc(sizeof(*m));
