@@ -12,6 +12,7 @@
 #include "stack.h"
 
 #include <link.h>
+#include <stddef.h>
 
 static struct uld_class *classes;
 static long nclasses;
@@ -200,6 +201,52 @@ void uld_class_retire_range(uintptr_t lo, uintptr_t hi, unsigned index)
         }
 }
 
+/*
+ * The writable segments (.data, .bss) of the loaded objects, kept until the
+ * loader's counts of loads and unloads move.  A lock used without an init
+ * call (every std::mutex) asks "is it static?" when its record is made, and
+ * walking every object's program headers costs 2,400 instructions there;
+ * reading the counts is one callback.  graph_lock protects the table.
+ */
+#define MAX_DATA_SEGMENTS 512
+static struct {
+    uintptr_t lo, hi;
+} data_segments[MAX_DATA_SEGMENTS];
+static int ndata_segments, segments_overflow;
+static unsigned long long segments_adds = ~0ull, segments_subs;
+
+struct loader_counts {
+    unsigned long long adds, subs;
+};
+
+static int read_counts(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    struct loader_counts *c = arg;
+    if (size < offsetof(struct dl_phdr_info, dlpi_subs) + sizeof(info->dlpi_subs))
+        return 1; /* counts unknown: stay ~0, never cached */
+    c->adds = info->dlpi_adds;
+    c->subs = info->dlpi_subs;
+    return 1;
+}
+
+static int collect_segments(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size, (void)arg;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_W))
+            continue;
+        if (ndata_segments == MAX_DATA_SEGMENTS) {
+            segments_overflow = 1;
+            return 1;
+        }
+        uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+        data_segments[ndata_segments].lo = start;
+        data_segments[ndata_segments++].hi = start + ph->p_memsz;
+    }
+    return 0;
+}
+
 struct static_query {
     uintptr_t addr;
     int found;
@@ -211,10 +258,9 @@ static int find_segment(struct dl_phdr_info *info, size_t size, void *arg)
     (void)size;
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_W))
-            continue;
         uintptr_t start = info->dlpi_addr + ph->p_vaddr;
-        if (q->addr >= start && q->addr < start + ph->p_memsz) {
+        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_W) && q->addr >= start &&
+            q->addr < start + ph->p_memsz) {
             q->found = 1;
             return 1;
         }
@@ -222,10 +268,26 @@ static int find_segment(struct dl_phdr_info *info, size_t size, void *arg)
     return 0;
 }
 
-/* Is addr inside a loaded object's writable segment (.data, .bss)? */
+/* Is addr inside a loaded object's writable segment?  graph_lock held. */
 int uld_addr_is_static(uintptr_t addr)
 {
-    struct static_query q = {addr, 0};
-    dl_iterate_phdr(find_segment, &q);
-    return q.found;
+    struct loader_counts c = {~0ull, 0};
+    dl_iterate_phdr(read_counts, &c);
+    if (c.adds == ~0ull || c.adds != segments_adds || c.subs != segments_subs ||
+        segments_overflow) {
+        ndata_segments = 0;
+        segments_overflow = 0;
+        dl_iterate_phdr(collect_segments, NULL);
+        segments_adds = segments_overflow ? ~0ull : c.adds;
+        segments_subs = c.subs;
+    }
+    for (int i = 0; i < ndata_segments; i++)
+        if (addr >= data_segments[i].lo && addr < data_segments[i].hi)
+            return 1;
+    if (segments_overflow) { /* more segments than the table: ask the loader */
+        struct static_query q = {addr, 0};
+        dl_iterate_phdr(find_segment, &q);
+        return q.found;
+    }
+    return 0;
 }
