@@ -52,7 +52,7 @@ static int find_earlier(uintptr_t old_key, void *arg)
  */
 static struct uld_class *revive(const struct uld_class_key *k)
 {
-    if (!uld_unloaded_count() || k->kind == ULD_SITE_FIRST_USE)
+    if (!uld_unloaded_count() || k->kind == ULD_SITE_FIRST_USE || uld_key_is_chain(k->key))
         return NULL;
     struct revival r = {*k, NULL};
     if (!uld_unloaded_earlier_keys(k->key, find_earlier, &r))
@@ -169,11 +169,11 @@ void uld_class_for_each(void (*fn)(struct uld_class *, void *), void *arg)
         fn(c, arg);
 }
 
-/* Does class c belong to [lo, hi): its key, or a first-use class's site? */
+/* Does class c belong to [lo, hi): its key, or the site of a class keyed by frames? */
 static int class_in_range(const struct uld_class *c, uintptr_t lo, uintptr_t hi)
 {
     uintptr_t at = c->k.key;
-    if (c->k.kind == ULD_SITE_FIRST_USE) {
+    if (c->k.kind == ULD_SITE_FIRST_USE || uld_key_is_chain(c->k.key)) {
         const uintptr_t *f;
         at = uld_stack_frames(c->base->site_stack, &f) > 0 ? f[0] : 0;
     }
@@ -194,7 +194,7 @@ void uld_class_retire_range(uintptr_t lo, uintptr_t hi, unsigned index)
             if ((c->k.subclass != 0) == pass || uld_addr_is_unloaded(c->k.key) ||
                 !class_in_range(c, lo, hi))
                 continue;
-            uintptr_t key = c->k.kind == ULD_SITE_FIRST_USE
+            uintptr_t key = c->k.kind == ULD_SITE_FIRST_USE || uld_key_is_chain(c->k.key)
                                 ? (c->k.key & ((1ull << ULD_ADDR_BITS) - 1)) /* a hash */
                                 : c->k.key;
             rekey(c, uld_addr_mark_unloaded(key, index));

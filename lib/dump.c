@@ -118,7 +118,7 @@ static void put_class(struct uld_buf *b, struct uld_class *c)
     uld_buf_json_str(b, name);
     uld_buf_printf(b, ",\"lock_type\":\"%s\",\"site\":\"%s\",\"at\":", uld_lock_type_name(c->type),
                    uld_site_kind_name((int)c->k.kind));
-    uintptr_t site = c->k.kind == ULD_SITE_INIT        ? c->k.key
+    uintptr_t site = c->k.kind == ULD_SITE_INIT ? uld_init_class_site(c->k.key, c->base->site_stack)
                      : c->k.kind == ULD_SITE_FIRST_USE ? uld_class_site_frame(c->base->site_stack, 0)
                                                        : 0;
     put_frame(b, site);

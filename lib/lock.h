@@ -17,10 +17,22 @@ enum uld_site_kind {
 };
 
 struct uld_class_key {
-    uintptr_t key;        /* site ip (outside lock wrappers), static address, or annotation key */
+    uintptr_t key;        /* site ip (outside lock wrappers), static address, annotation key,
+                           * or a hash with ULD_KEY_CHAIN set (see below) */
     uint32_t subclass;
     uint32_t kind;        /* enum uld_site_kind */
 };
+
+/*
+ * Init classes of sites in code without names (lockmap.c) and first-use
+ * classes are keyed by a hash of several frames (the class's site_stack),
+ * top bit set: no address looks like that (modules.h).
+ */
+#define ULD_KEY_CHAIN (1ull << 63)
+static inline int uld_key_is_chain(uintptr_t key)
+{
+    return (key & ULD_KEY_CHAIN) != 0;
+}
 
 struct uld_class {
     struct uld_class_key k;
@@ -170,6 +182,9 @@ long uld_class_count(void) ULD_HIDDEN;
  * lock-free.  Remembering needs graph_lock. */
 struct uld_class *uld_class_of_init_site(uintptr_t ip) ULD_HIDDEN;
 void uld_class_remember_init_site(uintptr_t ip, struct uld_class *c) ULD_HIDDEN;
+/* The frame that names an init class: its key, or a chain key's outermost
+ * frame in the site's module (naming.c: report time only). */
+uintptr_t uld_init_class_site(uintptr_t key, uint32_t site_stack) ULD_HIDDEN;
 /* A class by its index, NULL if there is none; lock-free. */
 struct uld_class *uld_class_by_index(uint32_t index) ULD_HIDDEN;
 /* Every class, for dumps (graph_lock held). */

@@ -16,6 +16,7 @@
 #include "lock.h"
 #include "report.h"
 #include "stack.h"
+#include "symranges.h"
 #include "tomb.h"
 
 #define TOMBSTONE ((uintptr_t)1)
@@ -325,7 +326,49 @@ static uintptr_t first_use_key(uintptr_t ip, uint32_t *site_stack)
     if (n - i < 2)
         return n ? f[i] : ip;
     return (uintptr_t)(f[i] * 0x9e3779b97f4a7c15ull ^ f[i + 1] * 0xc2b2ae3d27d4eb4full) |
-           (1ull << 63);
+           ULD_KEY_CHAIN;
+}
+
+/*
+ * How many frames an init site in code without names may take into its
+ * class: unbound's bin locks are initialised in bin_init <- lruhash_create
+ * <- slabhash_create <- the cache's constructor, the first frame that tells
+ * the caches apart (docs/design.md, "Init sites in code without names").
+ */
+#define UNNAMED_REACH 4
+
+/*
+ * The number of frames from f[i] on that make the class of a lock
+ * initialised at f[i]: 1 (the site alone) when its module names the
+ * function there; else the site and its callers, up to and including the
+ * first frame with a name or in another module (the helper chain's caller,
+ * the object's purpose: GDAL's CPLCreateMutex tail-calls its helpers, so
+ * its callers, in libgdal or a program, come right after them), at most
+ * UNNAMED_REACH.
+ */
+static int unnamed_chain(const uintptr_t *f, int n, int i, uintptr_t *site)
+{
+    *site = f[i];
+    if (!uld_addr_unnamed(f[i]))
+        return 1;
+    int k = 1;
+    while (k < UNNAMED_REACH && i + k < n) {
+        uintptr_t caller = f[i + k++];
+        if (!uld_same_module(f[i], caller))
+            break; /* named by the outermost frame of its own module */
+        *site = caller;
+        if (!uld_addr_unnamed(caller))
+            break;
+    }
+    return k;
+}
+
+static uintptr_t chain_key(const uintptr_t *f, int k)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ull;
+    for (int j = 0; j < k; j++)
+        h = (h ^ f[j]) * 0xc2b2ae3d27d4eb4full;
+    return (uintptr_t)(h ^ h >> 29) | ULD_KEY_CHAIN;
 }
 
 /*
@@ -335,15 +378,25 @@ static uintptr_t first_use_key(uintptr_t ip, uint32_t *site_stack)
  * Mutex constructor; wrappers.c).  Nothing above that frame counts, so a
  * lazy-init function called from many places makes one class, and seven
  * fields initialised through one wrapper in one constructor make seven.
- * Returns the site; site_stack gets it and its caller (for names).
+ * In code its module does not name, where no wrapper can be recognised,
+ * the calls that reached the site count too (unnamed_chain).  Returns the
+ * class key; site gets the frame that names the class (the site, or the
+ * chain's outermost frame in its module) and site_stack the frames behind
+ * the key (for names: the site and its caller).
  */
-static uintptr_t init_site(uintptr_t ip, uint32_t *site_stack)
+static uintptr_t init_site(uintptr_t ip, uint32_t *site_stack, uintptr_t *site)
 {
     const uintptr_t *f;
     int n = uld_stack_frames(uld_stack_capture_limited(0, 8), &f);
+    *site = ip;
     for (int i = 0; i < n; i++) {
         if (f[i] == ip) {
             i = skip_wrappers(f, n, i);
+            int k = unnamed_chain(f, n, i, site);
+            if (k > 1) {
+                *site_stack = uld_stack_intern(f + i, k);
+                return chain_key(f + i, k);
+            }
             *site_stack = uld_stack_intern(f + i, n - i < 2 ? n - i : 2);
             return f[i];
         }
@@ -358,21 +411,23 @@ static struct uld_class *class_of_site(int *site_kind, uintptr_t *ip, uintptr_t 
     uintptr_t key = *site_kind == ULD_SITE_STATIC       ? addr
                     : *site_kind == ULD_SITE_ANNOTATION ? (uintptr_t)class_key
                                                         : *ip;
+    uintptr_t site = *ip;
     uint32_t site_stack = 0;
     if (*site_kind == ULD_SITE_FIRST_USE)
         key = first_use_key(*ip, &site_stack);
     else if (*site_kind == ULD_SITE_INIT)
-        key = init_site(*ip, &site_stack);
+        key = init_site(*ip, &site_stack, &site);
     struct uld_class *cls = uld_class_get(key, 0, *site_kind, d.type, NULL);
     if (cls && !cls->site_stack)
         cls->site_stack = site_stack;
     /* a site outside every wrapper is its own key, whatever the stack above it,
-     * unless a wrapper of its module may call it (skip_wrappers' reach) */
+     * unless a wrapper of its module may call it (skip_wrappers' reach) or
+     * its module does not name it (the callers count: unnamed_chain) */
     if (cls && cls->site_stack && *site_kind == ULD_SITE_INIT && key == *ip &&
-        !uld_in_wrapper(*ip) && !uld_module_has_wrappers(*ip))
+        !uld_in_wrapper(*ip) && !uld_module_has_wrappers(*ip) && !uld_addr_unnamed(*ip))
         uld_class_remember_init_site(*ip, cls);
     if (*site_kind == ULD_SITE_INIT)
-        *ip = key;
+        *ip = site;
     return cls;
 }
 

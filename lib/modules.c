@@ -28,6 +28,7 @@
 #include "lock.h"
 #include "modules.h"
 #include "report.h"
+#include "symranges.h"
 
 #include <elf.h>
 #include <link.h>
@@ -225,6 +226,7 @@ static void retire(const struct mod_entry *e)
     uld_graph_retire_range(&uld_lock_graph, e->lo, e->hi, (unsigned)index);
     uld_graph_retire_range(&uld_class_graph, e->lo, e->hi, (unsigned)index);
     uld_wrappers_forget_range(e->lo, e->hi);
+    uld_symranges_forget_range(e->lo, e->hi);
     atomic_store_explicit(&nrecords, (unsigned)index + 1, memory_order_release);
 }
 

@@ -132,7 +132,13 @@ static void class_key_text(int kind, uintptr_t key, uint32_t site_stack, struct 
 {
     const uintptr_t *f;
     int n = uld_stack_frames(site_stack, &f);
-    if (kind == ULD_SITE_INIT) {
+    if (kind == ULD_SITE_INIT && uld_key_is_chain(key) && n > 0) {
+        for (int i = 0; i < n; i++) { /* a helper chain without names: site<caller<... */
+            if (i)
+                uld_buf_putc(b, '<');
+            site_key(f[i], b);
+        }
+    } else if (kind == ULD_SITE_INIT) {
         site_key(key, b);
     } else if (kind == ULD_SITE_FIRST_USE && n >= 2) {
         site_key(f[0], b); /* the site (outside lock wrappers) and its caller */
@@ -302,6 +308,25 @@ static void static_name(uintptr_t addr, char *out, size_t n)
     uld_buf_cstr(&b);
 }
 
+/* A chain key's frames end at the first caller with a name or in another
+ * module; the class is named by the outermost frame of the site's own
+ * module, since a caller elsewhere may say nothing (a thread's start). */
+uintptr_t uld_init_class_site(uintptr_t key, uint32_t site_stack)
+{
+    const uintptr_t *f;
+    const char *home, *path;
+    uintptr_t off;
+    int n = uld_stack_frames(site_stack, &f);
+    if (!uld_key_is_chain(key) || n <= 0)
+        return key;
+    if (n == 1 || !uld_module_of(f[0], &home, &off))
+        return f[n - 1];
+    for (int i = n - 1; i > 0; i--)
+        if (uld_module_of(f[i], &path, &off) && !strcmp(path, home))
+            return f[i];
+    return f[0];
+}
+
 /* Frames of lock wrappers (std::mutex::lock, lock_guard, gthread) do not name a class. */
 static int is_wrapper_frame(const struct uld_frame_info *fi)
 {
@@ -361,8 +386,8 @@ static void class_base_name(const struct uld_rlock *l, char *out, size_t n)
         static_name(l->class_key, out, n);
     else if (l->class_kind == ULD_SITE_FIRST_USE)
         site_name(uld_class_site_frame(l->class_stack, l->site_ip), out, n);
-    else
-        site_name(l->class_key, out, n); /* init: the site outside lock wrappers */
+    else /* init: the site outside lock wrappers, or the first named caller of its chain */
+        site_name(uld_init_class_site(l->class_key, l->class_stack), out, n);
     if (name_taken_by_other(out, l)) {
         size_t len = strlen(out);
         uld_snprintf(out + len, n - len, " [");

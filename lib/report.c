@@ -298,7 +298,9 @@ int uld_report_add_class(struct uld_report *r, struct uld_class *cls)
     rl->class_kind = (uint8_t)cls->k.kind;
     rl->class_stack = cls->base->site_stack;
     rl->site_kind = (uint8_t)cls->k.kind;
-    rl->site_ip = cls->k.kind == ULD_SITE_STATIC ? 0 : cls->k.key;
+    rl->site_ip = cls->k.kind == ULD_SITE_STATIC ? 0
+                  : cls->k.kind == ULD_SITE_INIT ? uld_init_class_site(cls->k.key, rl->class_stack)
+                                                 : cls->k.key;
     rl->type = cls->type;
     rl->subclass = (uint8_t)cls->k.subclass;
     copy_name(rl->class_name, sizeof(rl->class_name), cls->base->name);

@@ -11,8 +11,8 @@
  *
  * This runs when a lock is created, under graph_lock, so it must not call
  * malloc, libdw or anything that may take a program lock: each module's own
- * symbol table (.symtab, else .dynsym) is read once from its file with
- * open/mmap, the matching functions' address ranges are kept in arena
+ * symbol table (.symtab, else .dynsym) is read once from its file
+ * (symranges.c), the matching functions' address ranges are kept in arena
  * memory, and later questions are a range lookup.  Separate debug files are
  * not read here: in a stripped module only exported names can match.
  */
@@ -20,13 +20,7 @@
 #include "lock.h"
 #include "modules.h"
 #include "suppress.h"
-
-#include <elf.h>
-#include <fcntl.h>
-#include <link.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include "symranges.h"
 
 /* Names that say "this initialises, allocates or takes a lock" (globs over
  * raw symbol names; C++ constructors by their mangled `<class>C1E`/`C2E`). */
@@ -142,85 +136,23 @@ static void add_range(struct module_wrappers *m, uintptr_t lo, uintptr_t hi)
     m->ranges[m->nranges++] = (struct fn_range){lo, hi};
 }
 
-/* The symbol table section to read: .symtab when present, else .dynsym. */
-static const Elf64_Shdr *symbol_section(const unsigned char *img, size_t size)
+static void keep_wrapper(const char *name, uintptr_t lo, uintptr_t hi, void *arg)
 {
-    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
-    if (size < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
-        eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_shentsize != sizeof(Elf64_Shdr) ||
-        eh->e_shoff > size || (size - eh->e_shoff) / sizeof(Elf64_Shdr) < eh->e_shnum)
+    if (name_is_wrapper(name))
+        add_range(arg, lo, hi);
+}
+
+static struct module_wrappers *scan_module(uintptr_t pc)
+{
+    struct uld_module_span s;
+    struct module_wrappers *m;
+    if (!uld_module_span_of(pc, &s) || !(m = uld_alloc(sizeof(*m))))
         return NULL;
-    const Elf64_Shdr *sh = (const Elf64_Shdr *)(img + eh->e_shoff), *dyn = NULL;
-    for (int i = 0; i < eh->e_shnum; i++) {
-        if (sh[i].sh_type == SHT_SYMTAB)
-            return &sh[i];
-        if (sh[i].sh_type == SHT_DYNSYM)
-            dyn = &sh[i];
-    }
-    return dyn;
-}
-
-/* Read one module's symbols from its file; keep the wrappers' ranges. */
-static void scan_file(struct module_wrappers *m, const char *path, uintptr_t base)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0)
-        return;
-    if (fstat(fd, &st) != 0 || st.st_size < (off_t)sizeof(Elf64_Ehdr)) {
-        close(fd);
-        return;
-    }
-    size_t size = (size_t)st.st_size;
-    const unsigned char *img = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);
-    if (img == MAP_FAILED)
-        return;
-    const Elf64_Shdr *sym = symbol_section(img, size);
-    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
-    if (sym && sym->sh_link < eh->e_shnum && sym->sh_offset <= size &&
-        sym->sh_size <= size - sym->sh_offset) {
-        const Elf64_Shdr *str = (const Elf64_Shdr *)(img + eh->e_shoff) + sym->sh_link;
-        const Elf64_Sym *s = (const Elf64_Sym *)(img + sym->sh_offset);
-        size_t n = sym->sh_size / sizeof(*s);
-        if (str->sh_offset <= size && str->sh_size <= size - str->sh_offset)
-            for (size_t i = 0; i < n; i++) {
-                if (ELF64_ST_TYPE(s[i].st_info) != STT_FUNC || !s[i].st_value ||
-                    s[i].st_name >= str->sh_size)
-                    continue;
-                const char *name = (const char *)img + str->sh_offset + s[i].st_name;
-                if (!memchr(name, '\0', str->sh_size - s[i].st_name) || !name_is_wrapper(name))
-                    continue;
-                uintptr_t lo = base + s[i].st_value;
-                add_range(m, lo, lo + (s[i].st_size ? s[i].st_size : 1));
-            }
-    }
-    munmap((void *)img, size);
-}
-
-struct module_query {
-    uintptr_t addr;
-    struct module_wrappers *found;
-};
-
-static int find_module(struct dl_phdr_info *info, size_t size, void *arg)
-{
-    struct module_query *q = arg;
-    uintptr_t lo, hi;
-    (void)size;
-    uld_module_extent(info, &lo, &hi);
-    if (q->addr < lo || q->addr >= hi)
-        return 0;
-    struct module_wrappers *m = uld_alloc(sizeof(*m));
-    if (!m)
-        return 1;
     memset(m, 0, sizeof(*m));
-    m->lo = lo;
-    m->hi = hi;
-    const char *path = info->dlpi_name && info->dlpi_name[0] ? info->dlpi_name : "/proc/self/exe";
-    scan_file(m, path, info->dlpi_addr);
-    q->found = m;
-    return 1;
+    m->lo = s.lo;
+    m->hi = s.hi;
+    uld_scan_func_symbols(s.path, s.base, keep_wrapper, m);
+    return m;
 }
 
 /* The wrappers of the module holding pc, scanned at the first question. */
@@ -230,9 +162,7 @@ static struct module_wrappers *module_at(uintptr_t pc)
     while (m && (pc < m->lo || pc >= m->hi))
         m = m->next;
     if (!m) {
-        struct module_query q = {pc, NULL};
-        dl_iterate_phdr(find_module, &q);
-        if (!(m = q.found))
+        if (!(m = scan_module(pc)))
             return NULL;
         m->next = modules;
         modules = m;
