@@ -607,6 +607,10 @@ void uld_lock_destroyed(const void *lock, struct uld_lockdesc d, int held_by_any
     if (!t)
         return;
     uintptr_t addr = (uintptr_t)lock;
+    if (destroyed && uld_lazy_destroy_unseen(addr, d)) { /* never locked: no record */
+        uld_leave();
+        return;
+    }
     if (destroyed_lock_use(t, addr, d, ULD_DEAD_DESTROY, ip)) { /* destroyed twice */
         uld_leave();
         return;
