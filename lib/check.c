@@ -710,9 +710,11 @@ static uint32_t note_thread(_Atomic uint32_t *who, uint32_t serial)
 /*
  * The thread is about to wait on w: record held -> w for every lock it
  * holds.  If every wake-up seen so far is its own, none of them says who
- * will end this wait: record the edges without a search, and let the check
- * run again next time (returns 0: not cacheable).  Otherwise search even
- * from edges that exist already: such a wait may have recorded them.
+ * will end this wait: record the edges without a search; the caller keys
+ * such a wait apart in the chain cache (uld_wait_self_woken), so once
+ * another thread has woken w the same wait is checked again, with a
+ * search.  Otherwise search even from edges that exist already: such a
+ * wait may have recorded them.
  */
 int uld_check_wait(struct uld_thread *t, struct uld_lock *w, uintptr_t ip)
 {
@@ -722,7 +724,7 @@ int uld_check_wait(struct uld_thread *t, struct uld_lock *w, uintptr_t ip)
         note_thread(&wo->waiter, t->serial);
     struct order_ctx c = {.t = t, .x = w, .search = self_woken ? 0 : 2};
     order_pass(&c, &uld_lock_graph, ip);
-    return !self_woken;
+    return 1;
 }
 
 /* A join or barrier wait: only other threads can end it. */

@@ -607,6 +607,10 @@ void uld_lock_destroyed(const void *lock, struct uld_lockdesc d, int held_by_any
     if (!t)
         return;
     uintptr_t addr = (uintptr_t)lock;
+    if (destroyed && uld_lazy_destroy_unseen(addr, d)) { /* never locked: no record */
+        uld_leave();
+        return;
+    }
     if (destroyed_lock_use(t, addr, d, ULD_DEAD_DESTROY, ip)) { /* destroyed twice */
         uld_leave();
         return;
@@ -745,12 +749,13 @@ void uld_range_released(const void *p, size_t n, uintptr_t ip)
  * the re-acquisition happens with whatever else the thread holds, so it is
  * validated (before blocking) like any acquisition.
  */
-/* Run a check under graph_lock unless this exact context was checked before. */
+/* Run a check under graph_lock unless this exact context was checked before.
+ * `extra` folds in what the check reads beyond the held chain (0: nothing). */
 static void check_once(struct uld_thread *t, struct uld_lock *w, unsigned mode, uintptr_t ip,
                        int (*check)(struct uld_thread *, struct uld_lock *, uintptr_t),
-                       int cacheable)
+                       int cacheable, uint64_t extra)
 {
-    uint64_t key = uld_chain_mix(uld_held_top_key(t), w->id, mode) ^ t->sigctx;
+    uint64_t key = uld_chain_mix(uld_held_top_key(t), w->id, mode) ^ t->sigctx ^ extra;
     if (cacheable && uld_chain_contains(key))
         return;
     int saved = errno;
@@ -768,6 +773,19 @@ static void check_once(struct uld_thread *t, struct uld_lock *w, unsigned mode, 
 static int wait_cacheable(const struct uld_thread *t, const struct uld_lock *w)
 {
     return t->depth == 0 || !uld_waitobj_new_thread(w, t->serial, 0);
+}
+
+/*
+ * A wait by the only thread that ever woke w searches no cycle
+ * (uld_check_wait): its key differs, so the first such wait after another
+ * thread woke w misses the cache and searches.  The sole waker only ever
+ * goes from one thread to many, so a key cached as self-woken is never
+ * wrong later for anyone.
+ */
+static uint64_t wait_key_extra(const struct uld_thread *t, const struct uld_lock *w)
+{
+    int self = w->wait && atomic_load_explicit(&w->wait->waker, memory_order_relaxed) == t->serial;
+    return self ? 0x53454c465f574f4bull /* "SELF_WOK" */ : 0;
 }
 
 static void report_cond_mismatch(struct uld_thread *t, struct uld_lock *cond,
@@ -824,7 +842,8 @@ int uld_cond_wait_begin(struct uld_acq *a, const void *cond, const void *mutex,
     if (w) {
         count_waiter(t, w, addr, ip);
         if (!t->disabled)
-            check_once(t, w, ULD_MODE_WAIT, ip, uld_check_wait, wait_cacheable(t, w));
+            check_once(t, w, ULD_MODE_WAIT, ip, uld_check_wait, wait_cacheable(t, w),
+                       wait_key_extra(t, w));
     }
     begin_acquire(t, a, addr, d, h.mode & ULD_MODE_NOCHECK, h.subclass, ip);
     a->nest = h.nest;
@@ -882,7 +901,8 @@ void uld_sem_wait_begin(const void *sem, uintptr_t ip)
         held_drop(t, (uintptr_t)sem);
     }
     if (w && !t->disabled)
-        check_once(t, w, ULD_MODE_WAIT, ip, uld_check_wait, wait_cacheable(t, w));
+        check_once(t, w, ULD_MODE_WAIT, ip, uld_check_wait, wait_cacheable(t, w),
+                       wait_key_extra(t, w));
     uld_leave();
 }
 
@@ -909,18 +929,36 @@ struct wake_args {
     uintptr_t ip;
 };
 
+/*
+ * What a post after this thread's own wait on the same semaphore depends on
+ * besides the held chain: the locks taken since the wait (check.c's
+ * wake_context), in order, as recorded in sem_acq.  Never 0, so such a post
+ * is never mistaken for a plain one with the same held chain.
+ */
+static uint64_t sem_since_key(const struct uld_thread *t)
+{
+    uint64_t k = 0x53454d5f53494e43ull; /* "SEM_SINC" */
+    for (int i = 0; i < t->sem_nacq; i++)
+        k = uld_chain_mix(k, t->sem_acq[i].id, t->sem_acq[i].mode | t->sem_acq[i].subclass << 8u);
+    return k;
+}
+
 static void wake(struct uld_thread *t, const void *obj, int type, uintptr_t ip)
 {
     struct uld_lock *w = object_get((uintptr_t)obj, (struct uld_lockdesc){.type = (uint8_t)type, .flags = 0}, ip);
-    /* a post after this thread's own wait depends on more than the held locks */
-    int cacheable = t->sem_addr != (uintptr_t)obj &&
-                    !(w && uld_waitobj_new_thread(w, t->serial, 1));
+    /* a post after this thread's own wait also depends on the locks taken
+     * since (sem_since_key); a new waker changes the verdict: checked once */
+    int after_wait = t->sem_addr == (uintptr_t)obj;
+    int cacheable = !(w && uld_waitobj_new_thread(w, t->serial, 1));
+    uint64_t extra = after_wait ? sem_since_key(t) : 0;
     if (w)
         uld_wait_note_waker(w, t->serial);
     if (t->depth)
         uld_wait_announced(t);
     if (w && !t->disabled)
-        check_once(t, w, ULD_MODE_WAKE, ip, uld_check_wake, cacheable);
+        check_once(t, w, ULD_MODE_WAKE, ip, uld_check_wake, cacheable, extra);
+    if (after_wait)
+        t->sem_addr = 0; /* the post ends what the wait began (also when cached) */
 }
 
 static void wake_on_stack(void *arg)

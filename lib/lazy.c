@@ -41,6 +41,43 @@ static int eager(struct uld_thread *t, uintptr_t addr)
     return 0;
 }
 
+/*
+ * Instance ordinals (the #n of a lock's name) without a shared write per
+ * init.  The class's count is the one shared word.  A thread takes one
+ * ordinal at a time, in creation order, until it has seen ORD_CONTENDED of
+ * its takes at a site interleaved with other threads' (inits there run
+ * concurrently, so their order is a race anyway); from then on it takes
+ * them ORD_BLOCK at a time and hands them out from here: unique, in order
+ * per thread, with gaps where a block is left unused (thread end, a fifth
+ * busy class).  Programs that do not create locks at one site from
+ * several threads at once keep exact creation-order numbers.
+ */
+#define ORD_SLOTS 4
+#define ORD_BLOCK 64
+#define ORD_CONTENDED 8
+struct ord_slot {
+    uint32_t cls;         /* class index + 1; 0: empty */
+    uint32_t next, end;   /* ordinals reserved and not handed out yet */
+    uint32_t interleaved; /* takes that found another thread's in between */
+};
+static __thread struct ord_slot ord_slots[ORD_SLOTS] __attribute__((tls_model("initial-exec")));
+
+static uint32_t next_ordinal(struct uld_class *c)
+{
+    struct ord_slot *e = &ord_slots[c->index % ORD_SLOTS];
+    if (e->cls != c->index + 1)
+        *e = (struct ord_slot){.cls = c->index + 1};
+    if (e->next < e->end)
+        return e->next++;
+    uint32_t size = e->interleaved >= ORD_CONTENDED ? ORD_BLOCK : 1;
+    uint32_t first = __atomic_fetch_add(&c->ninstances, size, __ATOMIC_RELAXED) + 1;
+    if (e->end && first != e->end)
+        e->interleaved++;
+    e->next = first + 1;
+    e->end = first + size;
+    return first;
+}
+
 int uld_lazy_created(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d, uintptr_t ip)
 {
     if (!d.tag || t->depth || (d.type != ULD_TYPE_MUTEX && d.type != ULD_TYPE_RWLOCK) ||
@@ -49,7 +86,7 @@ int uld_lazy_created(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d
     struct uld_class *c = uld_class_of_init_site(ip);
     if (!c || c->index > PENDING_MAX_CLASS)
         return eager(t, addr);
-    uint32_t ordinal = __atomic_add_fetch(&c->ninstances, 1, __ATOMIC_RELAXED);
+    uint32_t ordinal = next_ordinal(c);
     uint64_t tag = PENDING_MAGIC | (uint64_t)c->index << 32 | ordinal;
     __atomic_store_n(d.tag, tag, __ATOMIC_RELAXED);
     struct uld_pending_init *p = &t->pending[t->pending_next++ % ULD_PENDING_INITS];
@@ -90,6 +127,22 @@ struct uld_lock *uld_lazy_record_mine(struct uld_thread *t, uintptr_t addr)
         return record_from(addr, p->tag, d);
     }
     return NULL;
+}
+
+/*
+ * The destroy of a lock that was never recorded in this lifetime (a
+ * pending tag, no record, nothing buried at its address): only its tag
+ * needs clearing.  The thread's pending entry may stay: uld_lazy_record_mine
+ * checks the tag word, which no longer holds its tag.  1: done.
+ */
+int uld_lazy_destroy_unseen(uintptr_t addr, struct uld_lockdesc d)
+{
+    if (!d.tag || (d.flags & ULD_LF_DESTROYED) ||
+        !is_pending(__atomic_load_n(d.tag, __ATOMIC_RELAXED)) || uld_lock_lookup(addr) ||
+        uld_lockmap_marked(addr))
+        return 0;
+    __atomic_store_n(d.tag, 0, __ATOMIC_RELAXED);
+    return 1;
 }
 
 /* A recorded lock's entry here is stale already: its tag is a live one now. */

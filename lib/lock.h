@@ -153,6 +153,7 @@ struct uld_class *uld_lock_class(struct uld_lock *l, unsigned subclass) ULD_HIDD
 void uld_lockmap_for_range(uintptr_t p, size_t n, void (*fn)(struct uld_lock *, void *),
                            void *arg) ULD_HIDDEN;
 int uld_lockmap_range_marked(uintptr_t p, size_t n) ULD_HIDDEN;
+int uld_lockmap_marked(uintptr_t addr) ULD_HIDDEN; /* addr's own bit: a lock or tombstone there */
 long uld_lockmap_live(void) ULD_HIDDEN;
 long uld_lockmap_created(void) ULD_HIDDEN;
 uint32_t uld_next_node_id(void) ULD_HIDDEN;

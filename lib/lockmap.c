@@ -240,6 +240,15 @@ int uld_lockmap_range_marked(uintptr_t p, size_t n)
     return n ? granule_walk(p, n, stop_at_first, NULL) : 0;
 }
 
+int uld_lockmap_marked(uintptr_t addr)
+{
+    _Atomic uint64_t *leaf = leaf_of(addr, 0);
+    if (!leaf)
+        return 0;
+    size_t bit = granule_bit(addr);
+    return (atomic_load_explicit(&leaf[bit / 64], memory_order_relaxed) >> (bit % 64)) & 1;
+}
+
 struct range_call {
     void (*fn)(struct uld_lock *, void *);
     void *arg;
