@@ -114,6 +114,8 @@ struct uld_lock *uld_lazy_record(uintptr_t addr, struct uld_lockdesc d) ULD_HIDD
 /* The same for an annotation by the initialising thread.  graph_lock held. */
 struct uld_lock *uld_lazy_record_mine(struct uld_thread *t, uintptr_t addr) ULD_HIDDEN;
 int uld_lazy_destroyed(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d) ULD_HIDDEN;
+/* Does the object carry a pending tag (initialised, no record yet)?  Lock-free. */
+int uld_lazy_pending(struct uld_lockdesc d) ULD_HIDDEN;
 /* A lock seen for the first time (no init call). graph_lock held. */
 struct uld_lock *uld_lock_first_use(uintptr_t addr, struct uld_lockdesc d, uintptr_t ip) ULD_HIDDEN;
 /* Does this lock let readers in while a writer waits? */
