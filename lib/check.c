@@ -795,11 +795,40 @@ static void add_wake_dependency(struct uld_thread *t, struct uld_lock *w,
         check_cycle(&c, &uld_lock_graph, e, 0, ip);
 }
 
-/* Ending w (a thread's end) needs nd->lock. */
+/*
+ * Ending w (a thread's end) needs nd->lock, taken by thread (tid, serial)
+ * where `stack` was captured (0: the calling thread, now).  A need noted
+ * earlier and recorded only now, when something waits for w holding locks
+ * (wait.c), keeps the thread and stack of its acquisition.
+ */
 void uld_check_needs(struct uld_thread *t, struct uld_lock *w, const struct uld_needed *nd,
-                     int search, uintptr_t ip)
+                     const struct uld_need_origin *o, int search, uintptr_t ip)
 {
-    add_wake_dependency(t, w, nd, search, ip);
+    struct uld_edge *e;
+    int rread = (nd->mode & ULD_MODE_READ) && uld_read_is_recursive(nd->lock);
+    struct order_ctx c = {.t = t, .x = nd->lock, .subclass = nd->subclass,
+                          .mode = nd->mode, .x_rread = rread, .stack_id = o->stack};
+    enum uld_edge_change ch = uld_graph_add(&uld_lock_graph, &w->node,
+                                            uld_lock_node(nd->lock, nd->subclass),
+                                            uld_dep_type(0, rread), NULL, 0, &e);
+    if (ch == ULD_EDGE_FULL) {
+        uld_report_limit("dependency-edge", uld_config.max_edges, "max_edges");
+        return;
+    }
+    if (ch == ULD_EDGE_NEW) {
+        e->stack_id = current_stack(&c);
+        e->from_ip = nd->ip; /* where the needed lock was taken */
+        e->tid = o->tid;
+        e->thread_serial = o->serial;
+        e->from_lock = w;
+        e->from_lock_id = w->id;
+        e->to_lock = nd->lock;
+        e->to_lock_id = nd->id;
+        e->from_mode = ULD_MODE_WAKE;
+        e->to_mode = nd->mode;
+    }
+    if (search && ch != ULD_EDGE_SAME)
+        check_cycle(&c, &uld_lock_graph, e, 0, ip);
 }
 
 /*

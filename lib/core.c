@@ -171,6 +171,8 @@ static int destroyed_lock_use(struct uld_thread *t, uintptr_t addr, struct uld_l
     if (d.type > ULD_TYPE_SPIN)
         return 0;
     if (!(d.flags & ULD_LF_DESTROYED)) {
+        if (uld_lazy_pending(d))
+            return 0; /* initialised since anything was destroyed here */
         struct uld_lock *l = uld_lock_lookup(addr);
         if (l && (!d.tag || tag_matches(l, d.tag)))
             return 0; /* a live lock */
@@ -390,9 +392,11 @@ static void begin_acquire(struct uld_thread *t, struct uld_acq *a, uintptr_t add
         return;
     }
     /* A trylock never waits, so it adds no dependency into the lock; it still
-     * matters for signal safety (a handler may interrupt while it is held). */
-    if (!(mode & ULD_MODE_TRY) ||
-        atomic_load_explicit(&uld_signal_handlers, memory_order_relaxed)) {
+     * matters for signal safety (a handler may interrupt while it is held).
+     * With nothing held and no handler installed there is nothing to check:
+     * no chain (a new lock's first acquisition takes no global lock). */
+    int handlers = atomic_load_explicit(&uld_signal_handlers, memory_order_relaxed);
+    if ((!(mode & ULD_MODE_TRY) || handlers) && (t->depth > 0 || handlers)) {
         uint64_t key = a->key ^ t->sigctx; /* chains are checked once per signal context */
         if (likely(uld_chain_contains(key))) {
             t->chain_hits++;
@@ -1022,6 +1026,8 @@ static void thread_key_destructor(void *arg)
         return;
     }
     uld_busy++;
+    if (atomic_load(&uld_state) == ULD_STATE_READY)
+        uld_wait_thread_ends(t);
     if (t->depth > 0 && atomic_load(&uld_state) == ULD_STATE_READY) {
         uld_mutex_lock(&uld_graph_lock);
         uld_check_exit_holding(t);

@@ -80,6 +80,7 @@ struct uld_waitobj {
                                     * thread that did not take it: a lock while down */
     _Atomic uint32_t wakers[4];    /* serials of the first threads that woke it (wait.c) */
     struct uld_barrier *barrier;   /* barriers: the participants' needs (wait.c) */
+    struct uld_end_needs *end;     /* a thread's end: its needs not in the graph yet (wait.c) */
     int nneeded;
     struct uld_needed {             /* locks held at every wake-up so far */
         struct uld_lock *lock;      /* valid while lock->id == id */

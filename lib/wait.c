@@ -5,12 +5,15 @@
  * A thread's end is a wait object at the address of its pthread_t, made
  * when the thread starts (so a new thread at a reused descriptor inherits
  * nothing) and forgotten when it is joined.  Every lock the thread takes
- * with a blocking call is needed before it can end: W_T -> L, recorded on
- * the thread's first acquisition of L (a memo miss, so the fast path stays
- * untouched; a per-thread filter keeps it to once per lock).  A join with
- * L held records L -> W_T; either edge may close the cycle, whichever comes
- * last, so the deadlock is reported whether the thread took L before the
- * join or is about to take it now.
+ * with a blocking call is needed before it can end: W_T -> L, noted on the
+ * thread's first acquisition of L (a memo miss, so the fast path stays
+ * untouched; a per-thread filter keeps it to once per lock) in a list of
+ * the thread's own, without a global lock.  The list becomes graph edges
+ * when they can matter: a join made holding locks (before its search), and
+ * the thread's end (the join may come later).  A join with L held records
+ * L -> W_T; either edge may close the cycle, whichever comes last, so the
+ * deadlock is reported whether the thread took L before the join or is
+ * about to take it now.
  *
  * A barrier is ended by its other participants' arrivals.  Each arrival
  * leaves, per thread, the locks it held and the locks it took since its
@@ -37,14 +40,43 @@ static char thread_end_class; /* every thread's end: one class */
 static char barrier_class_key;
 
 #define NEEDS_FILTER 64
+#define NEEDS_LIST 64
+#define NEED_STACKS 16
 #define SINCE_MAX 8
 #define BAR_PARTS 8
 
-/* Per thread: lock ids already recorded as needed by its end; locks taken
+/*
+ * A thread's needs that are not graph edges yet.  The thread appends
+ * without graph_lock (the entry, then the count with release); everything
+ * else (a joiner's read, the thread's compaction, reset and detach) holds
+ * graph_lock, so a reader under it sees whole entries below the count it
+ * loaded.  `waited` is set by a join made holding locks: from then on the
+ * thread records each new need at once (a store then a load on both sides,
+ * with a full fence between: one of the two sees the other's store).
+ */
+struct uld_end_needs {
+    _Atomic int n;
+    _Atomic int waited;
+    int tid;
+    uint32_t serial;
+    struct end_need {
+        struct uld_needed nd;
+        uint32_t stack; /* where the thread took it */
+    } v[NEEDS_LIST];
+    /* the thread's own: a stack per (class, acquisition site), captured once */
+    struct need_stack {
+        const struct uld_class *cls;
+        uintptr_t ip;
+        uint32_t stack;
+    } stacks[NEED_STACKS];
+};
+
+/* Per thread: lock ids already noted as needed by its end; locks taken
  * since its last barrier pass. */
 static __thread uint32_t needs_seen[NEEDS_FILTER] __attribute__((tls_model("initial-exec")));
 static __thread struct uld_lock *own_end __attribute__((tls_model("initial-exec")));
 static __thread uint32_t own_end_id __attribute__((tls_model("initial-exec")));
+static __thread struct uld_end_needs *own_needs __attribute__((tls_model("initial-exec")));
 static __thread struct uld_needed since[SINCE_MAX] __attribute__((tls_model("initial-exec")));
 static __thread int nsince __attribute__((tls_model("initial-exec")));
 
@@ -86,6 +118,7 @@ void uld_wait_thread_begins(struct uld_thread *t)
         uld_lock_forget(old);
     struct uld_lock *w = uld_lock_create(self, (struct uld_lockdesc){.type = ULD_TYPE_THREAD},
                                          ULD_SITE_ANNOTATION, 0, &thread_end_class);
+    struct uld_end_needs *en = w && w->wait ? uld_alloc(sizeof(*en)) : NULL;
     if (w) {
         char name[32];
         uld_snprintf(name, sizeof(name), "thread T%u", t->serial);
@@ -94,8 +127,14 @@ void uld_wait_thread_begins(struct uld_thread *t)
             w->cls->name = uld_strdup("thread end");
         uld_wait_note_waker(w, t->serial); /* nothing but the thread ends it */
     }
+    if (en) {
+        en->tid = t->tid;
+        en->serial = t->serial;
+        w->wait->end = en;
+    }
     own_end = w;
     own_end_id = w ? w->id : 0;
+    own_needs = en;
     uld_mutex_unlock(&uld_graph_lock);
     errno = saved;
 }
@@ -111,24 +150,120 @@ void uld_wait_note_taken(struct uld_lock *l, unsigned subclass, unsigned mode, u
         since[nsince++] = (struct uld_needed){l, l->id, (uint8_t)subclass, (uint8_t)mode, ip};
 }
 
-/* A blocking acquisition that missed the memo; uld_busy is set, no lock held. */
-void uld_wait_note_acquire(struct uld_thread *t, struct uld_lock *l, unsigned subclass,
-                           unsigned mode, uintptr_t ip)
+static int own_end_live(void)
 {
-    (void)subclass;
     struct uld_lock *w = own_end;
-    if (!w || needs_seen[l->id % NEEDS_FILTER] == l->id || uld_is_wait_type(l->type))
-        return;
-    needs_seen[l->id % NEEDS_FILTER] = l->id;
+    return w && w->id == own_end_id && atomic_load(&w->addr);
+}
+
+/* Every live noted need of en as an edge w -> lock.  graph_lock held. */
+static void needs_record(struct uld_thread *t, struct uld_lock *w, struct uld_end_needs *en,
+                         int search, uintptr_t ip)
+{
+    int n = atomic_load_explicit(&en->n, memory_order_acquire);
+    for (int i = 0; i < n; i++) {
+        const struct end_need *x = &en->v[i];
+        struct uld_need_origin o = {x->stack, en->tid, en->serial};
+        if (needed_live(&x->nd))
+            uld_check_needs(t, w, &x->nd, &o, search, ip);
+    }
+}
+
+/* The list is full: drop the needs of locks gone since, else move them all
+ * into the graph.  Returns the new count.  Takes graph_lock. */
+static int needs_make_room(struct uld_thread *t, struct uld_end_needs *en)
+{
     int saved = errno;
     uld_mutex_lock(&uld_graph_lock);
-    if (w->id == own_end_id && atomic_load(&w->addr) && atomic_load(&l->addr)) {
-        struct uld_needed nd = {l, l->id, (uint8_t)subclass, (uint8_t)mode, ip};
-        /* search only when someone waits for this thread's end holding locks */
-        uld_check_needs(t, w, &nd, w->node.in != NULL, ip);
+    int k = 0;
+    for (int i = 0; i < NEEDS_LIST; i++)
+        if (needed_live(&en->v[i].nd))
+            en->v[k++] = en->v[i];
+    if (k == NEEDS_LIST) {
+        if (own_end_live())
+            needs_record(t, own_end, en, own_end->node.in != NULL, 0);
+        k = 0;
+    }
+    atomic_store_explicit(&en->n, k, memory_order_release);
+    uld_mutex_unlock(&uld_graph_lock);
+    uld_report_flush();
+    errno = saved;
+    return k;
+}
+
+/* Where this thread takes locks of l's class at ip: captured once. */
+static uint32_t need_stack(struct uld_end_needs *en, const struct uld_lock *l, uintptr_t ip)
+{
+    uintptr_t h = ((uintptr_t)l->cls >> 6) ^ ip ^ (ip >> 9);
+    struct need_stack *s = &en->stacks[h % NEED_STACKS];
+    if (s->cls == l->cls && s->ip == ip && s->stack)
+        return s->stack;
+    int saved = errno;
+    uld_mutex_lock(&uld_graph_lock);
+    uint32_t id = uld_stack_capture();
+    uld_mutex_unlock(&uld_graph_lock);
+    errno = saved;
+    *s = (struct need_stack){l->cls, ip, id};
+    return id;
+}
+
+/* Someone already waits for this end holding locks: the need goes into the
+ * graph now, searched from there (the report comes before the lock call
+ * blocks), with this very stack. */
+static void need_record_now(struct uld_thread *t, const struct uld_needed *nd, uintptr_t ip)
+{
+    int saved = errno;
+    uld_mutex_lock(&uld_graph_lock);
+    struct uld_lock *w = own_end;
+    if (own_end_live() && needed_live(nd)) {
+        struct uld_need_origin o = {0, t->tid, t->serial};
+        uld_check_needs(t, w, nd, &o, w->node.in != NULL, ip);
     }
     uld_mutex_unlock(&uld_graph_lock);
     uld_report_flush();
+    errno = saved;
+}
+
+/* A blocking acquisition that missed the memo; uld_busy is set, no lock held.
+ * The need is noted in the thread's list, with no global lock and no stack
+ * capture after the first at each (class, site); a join made holding locks
+ * turns the list into graph edges (uld_join_begin). */
+void uld_wait_note_acquire(struct uld_thread *t, struct uld_lock *l, unsigned subclass,
+                           unsigned mode, uintptr_t ip)
+{
+    struct uld_end_needs *en = own_needs;
+    if (!en || needs_seen[l->id % NEEDS_FILTER] == l->id || uld_is_wait_type(l->type))
+        return;
+    needs_seen[l->id % NEEDS_FILTER] = l->id;
+    struct uld_needed nd = {l, l->id, (uint8_t)subclass, (uint8_t)mode, ip};
+    uint32_t stack = need_stack(en, l, ip);
+    int n = atomic_load_explicit(&en->n, memory_order_relaxed);
+    if (n == NEEDS_LIST)
+        n = needs_make_room(t, en);
+    en->v[n] = (struct end_need){nd, stack};
+    atomic_store_explicit(&en->n, n + 1, memory_order_release);
+    atomic_thread_fence(memory_order_seq_cst); /* see struct uld_end_needs */
+    if (atomic_load_explicit(&en->waited, memory_order_relaxed))
+        need_record_now(t, &nd, ip);
+}
+
+/* The thread ends: what it needed stays with its end until the join. */
+void uld_wait_thread_ends(struct uld_thread *t)
+{
+    struct uld_end_needs *en = own_needs;
+    if (!en)
+        return;
+    int saved = errno;
+    uld_mutex_lock(&uld_graph_lock);
+    if (own_end_live()) {
+        needs_record(t, own_end, en, own_end->node.in != NULL, 0);
+        if (own_end->wait)
+            own_end->wait->end = NULL;
+    }
+    own_needs = NULL;
+    uld_mutex_unlock(&uld_graph_lock);
+    uld_report_flush();
+    uld_free(en, sizeof(*en));
     errno = saved;
 }
 
@@ -159,7 +294,9 @@ static void forget_taken(struct uld_thread *t, uint32_t id)
 void uld_wait_announced(struct uld_thread *t)
 {
     struct uld_lock *w = own_end;
-    if (!w || !w->node.out || t->depth == 0)
+    struct uld_end_needs *en = own_needs;
+    if (!w || t->depth == 0 ||
+        (!w->node.out && !(en && atomic_load_explicit(&en->n, memory_order_relaxed))))
         return;
     int saved = errno;
     uld_mutex_lock(&uld_graph_lock);
@@ -172,8 +309,27 @@ void uld_wait_announced(struct uld_thread *t)
             e = next;
         }
     }
+    if (en) {
+        int n = atomic_load_explicit(&en->n, memory_order_relaxed);
+        for (int i = 0; i < n; i++)
+            forget_taken(t, en->v[i].nd.id);
+        atomic_store_explicit(&en->n, 0, memory_order_release);
+    }
     uld_mutex_unlock(&uld_graph_lock);
     errno = saved;
+}
+
+/* A join holding locks: the thread's noted needs become edges first, so
+ * the search from the join sees them, and the thread records later ones
+ * itself.  graph_lock held. */
+static void join_waits_holding(struct uld_thread *t, struct uld_lock *w, uintptr_t ip)
+{
+    struct uld_end_needs *en = w->wait ? w->wait->end : NULL;
+    if (!en)
+        return;
+    atomic_store(&en->waited, 1);
+    atomic_thread_fence(memory_order_seq_cst); /* see struct uld_end_needs */
+    needs_record(t, w, en, 0, ip);
 }
 
 void uld_join_begin(const void *thread_obj, uintptr_t ip)
@@ -185,8 +341,10 @@ void uld_join_begin(const void *thread_obj, uintptr_t ip)
     if (t->depth > 0 && !t->disabled) {
         uld_mutex_lock(&uld_graph_lock);
         struct uld_lock *w = uld_lock_lookup((uintptr_t)thread_obj);
-        if (w && w->type == ULD_TYPE_THREAD)
+        if (w && w->type == ULD_TYPE_THREAD) {
+            join_waits_holding(t, w, ip);
             uld_check_wait_on_others(t, w, ip);
+        }
         uld_mutex_unlock(&uld_graph_lock);
         uld_report_flush();
     }

@@ -10,6 +10,8 @@
 
 /* A thread starts: its end becomes a wait object (no validator lock held). */
 void uld_wait_thread_begins(struct uld_thread *t) ULD_HIDDEN;
+/* ... and ends: its needs noted so far go into the graph (no validator lock held). */
+void uld_wait_thread_ends(struct uld_thread *t) ULD_HIDDEN;
 /* A blocking acquisition that missed the memo (uld_busy set, no lock held). */
 void uld_wait_note_acquire(struct uld_thread *t, struct uld_lock *l, unsigned subclass,
                            unsigned mode, uintptr_t ip) ULD_HIDDEN;
@@ -24,7 +26,12 @@ void uld_wait_note_waker(struct uld_lock *w, uint32_t serial) ULD_HIDDEN;
 /* check.c, graph_lock held: a wait only other threads can end (record
  * held -> w, search every edge); ending w needs nd (record w -> nd). */
 int uld_check_wait_on_others(struct uld_thread *t, struct uld_lock *w, uintptr_t ip) ULD_HIDDEN;
+struct uld_need_origin {
+    uint32_t stack; /* where the thread took the lock; 0: capture now */
+    int tid;
+    uint32_t serial;
+};
 void uld_check_needs(struct uld_thread *t, struct uld_lock *w, const struct uld_needed *nd,
-                     int search, uintptr_t ip) ULD_HIDDEN;
+                     const struct uld_need_origin *o, int search, uintptr_t ip) ULD_HIDDEN;
 
 #endif
