@@ -139,6 +139,7 @@ struct uld_class *uld_class_get(uintptr_t key, unsigned subclass, int kind,
 #define INIT_SITE_SLOTS 1024
 #define SITE_INDEX_BITS 17
 static _Atomic uint64_t init_sites[INIT_SITE_SLOTS];
+_Atomic uint32_t uld_init_sites_gen; /* bumped when sites are cleared: per-thread copies go */
 
 static size_t init_site_slot(uintptr_t ip)
 {
@@ -187,6 +188,7 @@ void uld_class_retire_range(uintptr_t lo, uintptr_t hi, unsigned index)
         if (ip >= lo && ip < hi)
             atomic_store(&init_sites[i], 0);
     }
+    atomic_fetch_add(&uld_init_sites_gen, 1);
     struct uld_class *c, *tmp;
     /* subclasses first: a first-use subclass finds its range through its base */
     for (int pass = 0; pass < 2; pass++)

@@ -575,6 +575,8 @@ int uld_on_release(const void *lock, struct uld_lockdesc d, int owner_tid, uintp
 
 void uld_lock_created(const void *lock, struct uld_lockdesc d, uintptr_t ip)
 {
+    if (uld_lazy_init_quick((uintptr_t)lock, d, ip)) /* the common case: a tag store */
+        return;
     struct uld_thread *t = uld_enter();
     if (!t)
         return;
@@ -607,14 +609,12 @@ void uld_lock_created(const void *lock, struct uld_lockdesc d, uintptr_t ip)
 void uld_lock_destroyed(const void *lock, struct uld_lockdesc d, int held_by_any,
                         int destroyed, uintptr_t ip)
 {
+    uintptr_t addr = (uintptr_t)lock;
+    if (destroyed && uld_lazy_destroy_unseen(addr, d)) /* never locked: no record */
+        return;
     struct uld_thread *t = uld_enter();
     if (!t)
         return;
-    uintptr_t addr = (uintptr_t)lock;
-    if (destroyed && uld_lazy_destroy_unseen(addr, d)) { /* never locked: no record */
-        uld_leave();
-        return;
-    }
     if (destroyed_lock_use(t, addr, d, ULD_DEAD_DESTROY, ip)) { /* destroyed twice */
         uld_leave();
         return;
@@ -669,7 +669,7 @@ void uld_lock_reinit_check(const void *lock, int held_by_any, uintptr_t ip)
     /* only a lock we know: fresh memory may look locked (malloc leftovers);
      * the lookup is lock-free, so a new lock costs no entry at all */
     if (atomic_load_explicit(&uld_state, memory_order_acquire) != ULD_STATE_READY ||
-        !uld_lock_lookup(addr))
+        !uld_lockmap_marked(addr) || !uld_lock_lookup(addr))
         return;
     struct uld_thread *t = uld_enter();
     if (!t)

@@ -107,6 +107,7 @@ int uld_check_wake(struct uld_thread *t, struct uld_lock *w, uintptr_t ip) ULD_H
 void uld_check_cond_mismatch(struct uld_thread *t, struct uld_lock *cond, uintptr_t mutex,
                              const char *what, uintptr_t ip) ULD_HIDDEN;
 /* lazy.c: a lock initialised without a record until first used. */
+int uld_lazy_init_quick(uintptr_t addr, struct uld_lockdesc d, uintptr_t ip) ULD_HIDDEN;
 int uld_lazy_created(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d,
                      uintptr_t ip) ULD_HIDDEN; /* 1: no record needed now */
 /* Its record, made from the pending tag in the object (NULL if none).  graph_lock held. */

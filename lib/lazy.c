@@ -16,7 +16,11 @@
  * destroyed without being locked costs no global lock, no stack capture
  * and no record.
  */
+#include <errno.h>
+
 #include "core.h"
+#include "lock.h"
+#include "tomb.h"
 
 #define PENDING_MAGIC 0x5550000000000000ull /* "UP" in the top bytes; live tags are "ULD" */
 #define PENDING_MASK 0xffff000000000000ull
@@ -43,55 +47,102 @@ static int eager(struct uld_thread *t, uintptr_t addr)
 
 /*
  * Instance ordinals (the #n of a lock's name) without a shared write per
- * init.  The class's count is the one shared word.  A thread takes one
- * ordinal at a time, in creation order, until it has seen ORD_CONTENDED of
- * its takes at a site interleaved with other threads' (inits there run
- * concurrently, so their order is a race anyway); from then on it takes
- * them ORD_BLOCK at a time and hands them out from here: unique, in order
- * per thread, with gaps where a block is left unused (thread end, a fifth
- * busy class).  Programs that do not create locks at one site from
- * several threads at once keep exact creation-order numbers.
+ * init, and the class without a look-up in the shared site cache: each
+ * thread keeps its last few init sites (a cached site is its class's only
+ * key, so a site stands for a class) with the ordinals it reserved there.
+ * The class's count is the one shared word.  A thread takes one ordinal at
+ * a time, in creation order, until it has seen ORD_CONTENDED of its takes
+ * at a site interleaved with other threads' (inits there run concurrently,
+ * so their order is a race anyway); from then on it takes them ORD_BLOCK at
+ * a time and hands them out from here: unique, in order per thread, with
+ * gaps where a block is left unused (thread end, a fifth busy site).
+ * Programs that do not create locks at one site from several threads at
+ * once keep exact creation-order numbers.  An entry is good while the
+ * shared cache's generation is unchanged (a module unload clears sites).
  */
-#define ORD_SLOTS 4
+#define SITE_SLOTS 4
 #define ORD_BLOCK 64
 #define ORD_CONTENDED 8
-struct ord_slot {
-    uint32_t cls;         /* class index + 1; 0: empty */
+struct site_slot {
+    uintptr_t ip;         /* init site; 0: empty */
+    struct uld_class *cls;
+    uint32_t gen;         /* uld_init_sites_gen when filled */
     uint32_t next, end;   /* ordinals reserved and not handed out yet */
     uint32_t interleaved; /* takes that found another thread's in between */
 };
-static __thread struct ord_slot ord_slots[ORD_SLOTS] __attribute__((tls_model("initial-exec")));
+static __thread struct site_slot site_slots[SITE_SLOTS] __attribute__((tls_model("initial-exec")));
 
-static uint32_t next_ordinal(struct uld_class *c)
+static struct site_slot *site_slot_of(uintptr_t ip)
 {
-    struct ord_slot *e = &ord_slots[c->index % ORD_SLOTS];
-    if (e->cls != c->index + 1)
-        *e = (struct ord_slot){.cls = c->index + 1};
-    if (e->next < e->end)
-        return e->next++;
-    uint32_t size = e->interleaved >= ORD_CONTENDED ? ORD_BLOCK : 1;
-    uint32_t first = __atomic_fetch_add(&c->ninstances, size, __ATOMIC_RELAXED) + 1;
-    if (e->end && first != e->end)
-        e->interleaved++;
-    e->next = first + 1;
-    e->end = first + size;
-    return first;
+    return &site_slots[(ip ^ ip >> 4) % SITE_SLOTS];
 }
 
-int uld_lazy_created(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d, uintptr_t ip)
+/* Fill e for the site ip (another site's, or an older generation's before). */
+static __attribute__((noinline)) int site_fill(struct site_slot *e, uintptr_t ip, uint32_t gen)
 {
-    if (!d.tag || t->depth || (d.type != ULD_TYPE_MUTEX && d.type != ULD_TYPE_RWLOCK) ||
-        uld_lock_lookup(addr))
-        return eager(t, addr);
     struct uld_class *c = uld_class_of_init_site(ip);
     if (!c || c->index > PENDING_MAX_CLASS)
-        return eager(t, addr);
-    uint32_t ordinal = next_ordinal(c);
-    uint64_t tag = PENDING_MAGIC | (uint64_t)c->index << 32 | ordinal;
+        return 0;
+    *e = (struct site_slot){.ip = ip, .cls = c, .gen = gen};
+    return 1;
+}
+
+/* Tag the lock at addr pending with its class and ordinal; 0: not a cached site. */
+static inline int tag_pending(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d,
+                              uintptr_t ip)
+{
+    struct site_slot *e = site_slot_of(ip);
+    uint32_t gen = atomic_load_explicit(&uld_init_sites_gen, memory_order_relaxed);
+    if (unlikely(e->ip != ip || e->gen != gen) && !site_fill(e, ip, gen))
+        return 0;
+    uint32_t ordinal = e->next++;
+    if (ordinal >= e->end) { /* reserve more */
+        uint32_t size = e->interleaved >= ORD_CONTENDED ? ORD_BLOCK : 1;
+        uint32_t first = __atomic_fetch_add(&e->cls->ninstances, size, __ATOMIC_RELAXED) + 1;
+        if (e->end && first != e->end)
+            e->interleaved++;
+        ordinal = first;
+        e->next = first + 1;
+        e->end = first + size;
+    }
+    uint64_t tag = PENDING_MAGIC | (uint64_t)e->cls->index << 32 | ordinal;
     __atomic_store_n(d.tag, tag, __ATOMIC_RELAXED);
     struct uld_pending_init *p = &t->pending[t->pending_next++ % ULD_PENDING_INITS];
     *p = (struct uld_pending_init){addr, d.tag, tag};
     return 1;
+}
+
+static int lazy_kind(struct uld_lockdesc d)
+{
+    return d.tag && (d.type == ULD_TYPE_MUTEX || d.type == ULD_TYPE_RWLOCK);
+}
+
+/*
+ * The common init, before any validator bookkeeping: a tagged mutex or
+ * rwlock, a thread holding nothing, no record and no tombstone at addr (its
+ * granule bit, one load, says both), a cached site.  Only the recursion
+ * guard is taken (a signal handler initialising a lock meanwhile must not
+ * share this thread's site slots); the fast path's state is untouched.
+ */
+int uld_lazy_init_quick(uintptr_t addr, struct uld_lockdesc d, uintptr_t ip)
+{
+    struct uld_thread *t = uld_self;
+    if (unlikely(atomic_load_explicit(&uld_state, memory_order_acquire) != ULD_STATE_READY) ||
+        uld_busy || !t || t == ULD_THREAD_DEAD || t->depth || !lazy_kind(d) ||
+        uld_lockmap_marked(addr))
+        return 0;
+    uld_busy = 1;
+    int done = tag_pending(t, addr, d, ip);
+    uld_busy = 0;
+    return done;
+}
+
+/* The general case (validator entered). */
+int uld_lazy_created(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d, uintptr_t ip)
+{
+    if (!lazy_kind(d) || t->depth || uld_lock_lookup(addr))
+        return eager(t, addr);
+    return tag_pending(t, addr, d, ip) || eager(t, addr);
 }
 
 static struct uld_lock *record_from(uintptr_t addr, uint64_t tag, struct uld_lockdesc d)
@@ -130,28 +181,45 @@ struct uld_lock *uld_lazy_record_mine(struct uld_thread *t, uintptr_t addr)
 }
 
 /*
- * The destroy of a lock that was never recorded in this lifetime (a
- * pending tag, no record, nothing buried at its address): only its tag
- * needs clearing.  The thread's pending entry may stay: uld_lazy_record_mine
- * checks the tag word, which no longer holds its tag.  1: done.
+ * The destroy of a lock that was never recorded in this lifetime: a
+ * pending tag, and no granule bit at addr, so no record (an annotation may
+ * have made one) and nothing buried there.  Only its tag needs clearing;
+ * no thread state is touched (the initialising thread's pending entry may
+ * stay: uld_lazy_record_mine checks the tag word, which no longer holds its
+ * tag), so the caller need not enter the validator.  1: done.
  */
 int uld_lazy_destroy_unseen(uintptr_t addr, struct uld_lockdesc d)
 {
     if (!d.tag || (d.flags & ULD_LF_DESTROYED) ||
-        !is_pending(__atomic_load_n(d.tag, __ATOMIC_RELAXED)) || uld_lock_lookup(addr) ||
-        uld_lockmap_marked(addr))
+        !is_pending(__atomic_load_n(d.tag, __ATOMIC_RELAXED)) || uld_lockmap_marked(addr))
         return 0;
     __atomic_store_n(d.tag, 0, __ATOMIC_RELAXED);
     return 1;
 }
 
-/* A recorded lock's entry here is stale already: its tag is a live one now. */
+/*
+ * The destroy of a lazily initialised lock, validator entered.  A recorded
+ * lock's pending entry is stale already (its tag is a live one now).  A
+ * tombstone at addr without a record is an older lifetime's (a lazy init
+ * does not end it: the first acquisition's record would, under graph_lock
+ * anyway): it goes now, so the next lifetime's init and destroy find the
+ * address clean, and a use of this lock after its destroy is not reported
+ * under the older one's name (a mutex is still caught by glibc's mark).
+ */
 int uld_lazy_destroyed(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d)
 {
     if (!d.tag || !is_pending(__atomic_load_n(d.tag, __ATOMIC_RELAXED)))
         return 0;
     __atomic_store_n(d.tag, 0, __ATOMIC_RELAXED);
     forget_mine(t, addr);
+    if (uld_lockmap_marked(addr) && !uld_lock_lookup(addr)) {
+        int saved = errno;
+        uld_mutex_lock(&uld_graph_lock);
+        if (!uld_lock_lookup(addr))
+            uld_tomb_drop(addr);
+        uld_mutex_unlock(&uld_graph_lock);
+        errno = saved;
+    }
     return 1;
 }
 

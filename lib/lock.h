@@ -154,7 +154,26 @@ struct uld_class *uld_lock_class(struct uld_lock *l, unsigned subclass) ULD_HIDD
 void uld_lockmap_for_range(uintptr_t p, size_t n, void (*fn)(struct uld_lock *, void *),
                            void *arg) ULD_HIDDEN;
 int uld_lockmap_range_marked(uintptr_t p, size_t n) ULD_HIDDEN;
-int uld_lockmap_marked(uintptr_t addr) ULD_HIDDEN; /* addr's own bit: a lock or tombstone there */
+/* The granule bitmap (lockmap.c): one bit per possible lock start, two levels. */
+#define ULD_GRANULE_SHIFT 2                          /* locks start 4-byte aligned */
+#define ULD_LEAF_SHIFT 30                            /* one leaf bitmap per GiB (32 MiB, sparse) */
+#define ULD_TOP_ENTRIES (1u << (47 - ULD_LEAF_SHIFT)) /* user space on x86_64 */
+extern _Atomic uint64_t *_Atomic *uld_granule_top ULD_HIDDEN;
+
+/* addr's own bit: a lock or tombstone there.  Inline: every lazy init and
+ * destroy asks (lazy.c), in a few loads. */
+static inline int uld_lockmap_marked(uintptr_t addr)
+{
+    uintptr_t top = addr >> ULD_LEAF_SHIFT;
+    _Atomic uint64_t *_Atomic *dir = atomic_load_explicit(&uld_granule_top, memory_order_relaxed);
+    if (__builtin_expect(!dir || top >= ULD_TOP_ENTRIES, 0))
+        return 0;
+    _Atomic uint64_t *leaf = atomic_load_explicit(&dir[top], memory_order_acquire);
+    if (!leaf)
+        return 0;
+    size_t bit = (addr & ((1ull << ULD_LEAF_SHIFT) - 1)) >> ULD_GRANULE_SHIFT;
+    return (atomic_load_explicit(&leaf[bit / 64], memory_order_relaxed) >> (bit % 64)) & 1;
+}
 long uld_lockmap_live(void) ULD_HIDDEN;
 long uld_lockmap_created(void) ULD_HIDDEN;
 uint32_t uld_next_node_id(void) ULD_HIDDEN;
@@ -184,6 +203,8 @@ long uld_class_count(void) ULD_HIDDEN;
  * lock-free.  Remembering needs graph_lock. */
 struct uld_class *uld_class_of_init_site(uintptr_t ip) ULD_HIDDEN;
 void uld_class_remember_init_site(uintptr_t ip, struct uld_class *c) ULD_HIDDEN;
+/* Changes whenever cached init sites are dropped (lazy.c keeps per-thread copies). */
+extern _Atomic uint32_t uld_init_sites_gen ULD_HIDDEN;
 /* The frame that names an init class: its key, or a chain key's outermost
  * frame in the site's module (naming.c: report time only). */
 uintptr_t uld_init_class_site(uintptr_t key, uint32_t site_stack) ULD_HIDDEN;

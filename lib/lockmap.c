@@ -21,9 +21,9 @@
 
 #define TOMBSTONE ((uintptr_t)1)
 #define MAP_MIN_SLOTS (1u << 14)
-#define GRANULE_SHIFT 2                       /* locks start 4-byte aligned */
-#define LEAF_SHIFT 30                         /* one leaf bitmap per GiB (32 MiB, sparse) */
-#define TOP_ENTRIES (1u << (47 - LEAF_SHIFT)) /* user space on x86_64 */
+#define GRANULE_SHIFT ULD_GRANULE_SHIFT
+#define LEAF_SHIFT ULD_LEAF_SHIFT
+#define TOP_ENTRIES ULD_TOP_ENTRIES
 #define LEAF_BITS (1u << (LEAF_SHIFT - GRANULE_SHIFT))
 
 struct map_slot {
@@ -42,7 +42,8 @@ static struct map_table *_Atomic table;
 static struct map_table *retired;
 static long live_locks, created_locks;
 static struct uld_lock *free_records;
-static _Atomic uint64_t *_Atomic *granule_top;
+_Atomic uint64_t *_Atomic *uld_granule_top; /* lock.h reads it inline */
+#define granule_top uld_granule_top
 static _Atomic uint32_t next_id = 1;
 
 uint32_t uld_next_node_id(void)
@@ -238,15 +239,6 @@ static int stop_at_first(uintptr_t a, void *arg)
 int uld_lockmap_range_marked(uintptr_t p, size_t n)
 {
     return n ? granule_walk(p, n, stop_at_first, NULL) : 0;
-}
-
-int uld_lockmap_marked(uintptr_t addr)
-{
-    _Atomic uint64_t *leaf = leaf_of(addr, 0);
-    if (!leaf)
-        return 0;
-    size_t bit = granule_bit(addr);
-    return (atomic_load_explicit(&leaf[bit / 64], memory_order_relaxed) >> (bit % 64)) & 1;
 }
 
 struct range_call {
