@@ -411,7 +411,8 @@ static void begin_acquire(struct uld_thread *t, struct uld_acq *a, uintptr_t add
         uint64_t pk = a->prev_key ^ t->sigctx;
         struct uld_fast *f = &t->fast[uld_fast_slot(addr, pk)];
         *f = (struct uld_fast){.addr = addr, .prev_key = pk, .key = a->key, .lock = l,
-                               .ids = {l->id, a->node_id, 0, (uint8_t)mode, 0, l->type}};
+                               .ids = {l->id, a->node_id, 0, (uint8_t)mode, 0, l->type},
+                               .tag = uld_lock_tag(l)};
     }
 }
 

@@ -35,7 +35,7 @@ uld_fast_acquire(const void *lock, const uint64_t *tag, unsigned mode, uintptr_t
     const struct uld_fast *f = &t->fast[uld_fast_slot(addr, pk)];
     if (f->addr != addr || f->prev_key != pk || f->mode != mode ||
         depth >= ULD_MAX_HELD || f->lock->id != f->lock_id ||
-        (tag && __atomic_load_n(tag, __ATOMIC_RELAXED) != (ULD_TAG_MAGIC | f->lock_id)))
+        (tag && __atomic_load_n(tag, __ATOMIC_RELAXED) != f->tag))
         return 0;
     struct uld_held *h = &t->held[depth];
     h->addr = addr;

@@ -50,6 +50,7 @@ struct uld_fast {
     uint64_t key;          /* chain key after */
     struct uld_lock *lock;
     ULD_HELD_IDS;
+    uint64_t tag;          /* the lock's identity tag (uld_lock_tag), precomputed */
 } __attribute__((aligned(64))); /* a hit reads one cache line */
 
 static inline unsigned uld_fast_slot(uintptr_t addr, uint64_t prev_key)
