@@ -965,6 +965,24 @@ static void wake(struct uld_thread *t, const void *obj, int type, uintptr_t ip)
         t->sem_addr = 0; /* the post ends what the wait began (also when cached) */
 }
 
+/*
+ * The post of a semaphore token this thread holds: the release of a lock,
+ * not a wake-up.  What reaching it needs was recorded while it was held
+ * (the order edges from it of every lock and wait taken meanwhile); a
+ * wake-up dependency on the locks taken since would also count those taken
+ * by trylock, which never wait (a waiter's token taken before its guard is
+ * given back, as Python's Condition.wait does, made guard -> waiter).
+ */
+static void sem_released(struct uld_thread *t, const void *sem)
+{
+    struct uld_lock *w = uld_lock_lookup((uintptr_t)sem);
+    if (w)
+        uld_wait_note_waker(w, t->serial);
+    held_drop(t, (uintptr_t)sem);
+    if (t->sem_addr == (uintptr_t)sem)
+        t->sem_addr = 0;
+}
+
 static void wake_on_stack(void *arg)
 {
     struct wake_args *x = arg;
@@ -976,17 +994,20 @@ void uld_wake(const void *obj, int type, uintptr_t ip)
     struct uld_thread *t = uld_enter();
     if (!t)
         return;
+    if (type == ULD_TYPE_SEM && uld_held_find(t, (uintptr_t)obj) >= 0) {
+        sem_released(t, obj);
+        uld_leave();
+        return;
+    }
     if (unlikely(t->in_signal)) { /* sem_post is async-signal-safe: as above */
         struct wake_args x = {t, obj, type, ip};
         uld_bigstack_run(wake_on_stack, &x);
     } else {
         wake(t, obj, type, ip);
     }
-    if (type == ULD_TYPE_SEM) { /* the token goes back: held no more */
+    if (type == ULD_TYPE_SEM) {
         struct uld_lock *w = uld_lock_lookup((uintptr_t)obj);
-        if (uld_held_find(t, (uintptr_t)obj) >= 0)
-            held_drop(t, (uintptr_t)obj);
-        else if (sem_is_binary(w))
+        if (sem_is_binary(w))
             atomic_store(&w->wait->binary, 0); /* posted by a non-taker: a signal */
     }
     uld_leave();

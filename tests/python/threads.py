@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Python's threading module under ulockdep (run by run_case.py).
+
+Every CPython lock is a sem_t initialised to 1: an uncontended acquire is a
+sem_trywait, a contended one a sem_wait, a release a sem_post, from any
+thread.  threading.Condition waits on a fresh "waiter" lock that it takes
+before giving the condition's lock back and that a notifier releases.
+
+    threads.py clean   threads, Event, Condition, Queue, Semaphore, RLock,
+                       a lock handed from one thread to another: no report
+    threads.py abba    two Locks taken in opposite orders by two threads
+                       that run one after the other: a potential deadlock
+"""
+import queue
+import sys
+import threading
+
+
+def clean():
+    results = []
+    q = queue.Queue(maxsize=4)
+    done = threading.Event()
+    cond = threading.Condition()
+    items = []
+    sem = threading.BoundedSemaphore(2)
+    rlock = threading.RLock()
+
+    def producer():
+        for i in range(200):
+            q.put(i)
+        q.put(None)
+
+    def consumer():
+        while (i := q.get()) is not None:
+            with sem, rlock:
+                with rlock:
+                    results.append(i)
+        done.set()
+
+    def waiter():
+        with cond:
+            cond.wait_for(lambda: len(items) == 50)
+
+    def notifier():
+        for i in range(50):
+            with cond:
+                items.append(i)
+                cond.notify_all()
+
+    threads = [threading.Thread(target=f) for f in (producer, consumer, waiter, waiter, notifier)]
+    for t in threads:
+        t.start()
+    done.wait()
+    for t in threads:
+        t.join()
+    handed = threading.Lock()
+    handed.acquire()
+    releaser = threading.Thread(target=handed.release)  # a hand-off, not an unlock by the owner
+    releaser.start()
+    releaser.join()
+    with handed:
+        pass
+    assert sorted(results) == list(range(200)) and len(items) == 50
+    print("clean: ok")
+
+
+def abba():
+    a, b = threading.Lock(), threading.Lock()
+
+    def ab():
+        with a, b:
+            pass
+
+    def ba():
+        with b, a:
+            pass
+
+    for f in (ab, ba):
+        t = threading.Thread(target=f)
+        t.start()
+        t.join()
+    print("abba: ran without hanging")
+
+
+{"clean": clean, "abba": abba}[sys.argv[1]]()
