@@ -28,6 +28,14 @@ static struct depot_entry **by_id[DEPOT_MAX_CHUNKS];
 static uint32_t next_stack_id = 1;
 static uintptr_t skip_lo, skip_hi;
 
+/* unw_backtrace() is fast per call but builds a per-thread frame cache on
+ * its first call in each thread (256 KiB written, then unmapped at thread
+ * exit): about 1 ms, the whole cost of a short-lived thread.  A thread's
+ * first captures step the unwinder instead; one that keeps capturing
+ * switches to unw_backtrace() once the cache pays for itself. */
+#define STEP_CAPTURES 64
+static __thread unsigned thread_captures __attribute__((tls_model("initial-exec")));
+
 void uld_stack_set_skip_range(uintptr_t lo, uintptr_t hi)
 {
     skip_lo = lo;
@@ -106,6 +114,30 @@ uint32_t uld_stack_capture_skip(int skip)
     return uld_stack_capture_limited(skip, (int)uld_config.max_frames);
 }
 
+/* The return addresses of our callers, as unw_backtrace() gives them; the
+ * first is in this file (inside the skip range, like unw_backtrace's own). */
+static int __attribute__((noinline)) step_backtrace(void **raw, int want)
+{
+    unw_context_t uc;
+    unw_cursor_t cursor;
+    unw_word_t ip;
+    int n = 0;
+    if (unw_getcontext(&uc) < 0 || unw_init_local(&cursor, &uc) < 0)
+        return 0;
+    while (n < want && unw_step(&cursor) > 0 && unw_get_reg(&cursor, UNW_REG_IP, &ip) == 0 && ip)
+        raw[n++] = (void *)(uintptr_t)ip;
+    return n;
+}
+
+static int capture_raw(void **raw, int want)
+{
+    if (thread_captures < STEP_CAPTURES) {
+        thread_captures++;
+        return step_backtrace(raw, want);
+    }
+    return unw_backtrace(raw, want);
+}
+
 uint32_t uld_stack_capture_limited(int skip, int max)
 {
     void *raw[ULD_MAX_FRAMES + 16];
@@ -113,7 +145,7 @@ uint32_t uld_stack_capture_limited(int skip, int max)
     /* unwinding is the cost: stop once enough frames outside us are in */
     int want = max + skip + 8 < (int)ULD_ARRAY_SIZE(raw) ? max + skip + 8 : (int)ULD_ARRAY_SIZE(raw);
     uld_unwind_fds_ready();
-    int n = unw_backtrace(raw, want);
+    int n = capture_raw(raw, want);
     int k = 0;
     if (max > ULD_MAX_FRAMES)
         max = ULD_MAX_FRAMES;
