@@ -160,18 +160,29 @@ int uld_lockmap_range_marked(uintptr_t p, size_t n) ULD_HIDDEN;
 #define ULD_TOP_ENTRIES (1u << (47 - ULD_LEAF_SHIFT)) /* user space on x86_64 */
 extern _Atomic uint64_t *_Atomic *uld_granule_top ULD_HIDDEN;
 
-/* addr's own bit: a lock or tombstone there.  Inline: every lazy init and
- * destroy asks (lazy.c), in a few loads. */
-static inline int uld_lockmap_marked(uintptr_t addr)
+/* The leaf bitmap that covers addr (NULL: none yet), and addr's bit in it. */
+static inline _Atomic uint64_t *uld_granule_leaf(uintptr_t addr)
 {
     uintptr_t top = addr >> ULD_LEAF_SHIFT;
     _Atomic uint64_t *_Atomic *dir = atomic_load_explicit(&uld_granule_top, memory_order_relaxed);
     if (__builtin_expect(!dir || top >= ULD_TOP_ENTRIES, 0))
-        return 0;
-    _Atomic uint64_t *leaf = atomic_load_explicit(&dir[top], memory_order_acquire);
+        return NULL;
+    return atomic_load_explicit(&dir[top], memory_order_acquire);
+}
+
+static inline size_t uld_granule_bit(uintptr_t addr)
+{
+    return (addr & ((1ull << ULD_LEAF_SHIFT) - 1)) >> ULD_GRANULE_SHIFT;
+}
+
+/* addr's own bit: a lock or tombstone there.  Inline: every lazy init and
+ * destroy asks (lazy.c), in a few loads. */
+static inline int uld_lockmap_marked(uintptr_t addr)
+{
+    _Atomic uint64_t *leaf = uld_granule_leaf(addr);
     if (!leaf)
         return 0;
-    size_t bit = (addr & ((1ull << ULD_LEAF_SHIFT) - 1)) >> ULD_GRANULE_SHIFT;
+    size_t bit = uld_granule_bit(addr);
     return (atomic_load_explicit(&leaf[bit / 64], memory_order_relaxed) >> (bit % 64)) & 1;
 }
 long uld_lockmap_live(void) ULD_HIDDEN;

@@ -21,10 +21,7 @@
 
 #define TOMBSTONE ((uintptr_t)1)
 #define MAP_MIN_SLOTS (1u << 14)
-#define GRANULE_SHIFT ULD_GRANULE_SHIFT
-#define LEAF_SHIFT ULD_LEAF_SHIFT
-#define TOP_ENTRIES ULD_TOP_ENTRIES
-#define LEAF_BITS (1u << (LEAF_SHIFT - GRANULE_SHIFT))
+#define LEAF_BITS (1u << (ULD_LEAF_SHIFT - ULD_GRANULE_SHIFT))
 
 struct map_slot {
     _Atomic uintptr_t addr;
@@ -43,7 +40,6 @@ static struct map_table *retired;
 static long live_locks, created_locks;
 static struct uld_lock *free_records;
 _Atomic uint64_t *_Atomic *uld_granule_top; /* lock.h reads it inline */
-#define granule_top uld_granule_top
 static _Atomic uint32_t next_id = 1;
 
 uint32_t uld_next_node_id(void)
@@ -88,9 +84,9 @@ static struct map_table *table_new(size_t nslots)
 
 int uld_lockmap_init(void)
 {
-    granule_top = uld_map(TOP_ENTRIES * sizeof(*granule_top));
+    uld_granule_top = uld_map(ULD_TOP_ENTRIES * sizeof(*uld_granule_top));
     atomic_store(&table, table_new(MAP_MIN_SLOTS));
-    return granule_top && atomic_load(&table);
+    return uld_granule_top && atomic_load(&table);
 }
 
 struct uld_lock *uld_lock_lookup(uintptr_t addr)
@@ -169,20 +165,13 @@ static void table_remove(uintptr_t addr)
 
 static _Atomic uint64_t *leaf_of(uintptr_t addr, int create)
 {
-    size_t top = (size_t)(addr >> LEAF_SHIFT);
-    if (!granule_top || top >= TOP_ENTRIES)
-        return NULL;
-    _Atomic uint64_t *leaf = atomic_load_explicit(&granule_top[top], memory_order_acquire);
-    if (!leaf && create) {
+    _Atomic uint64_t *leaf = uld_granule_leaf(addr);
+    size_t top = (size_t)(addr >> ULD_LEAF_SHIFT);
+    if (!leaf && create && uld_granule_top && top < ULD_TOP_ENTRIES) {
         leaf = uld_map(LEAF_BITS / 8);
-        atomic_store_explicit(&granule_top[top], leaf, memory_order_release);
+        atomic_store_explicit(&uld_granule_top[top], leaf, memory_order_release);
     }
     return leaf;
-}
-
-static size_t granule_bit(uintptr_t addr)
-{
-    return (addr & ((1ull << LEAF_SHIFT) - 1)) >> GRANULE_SHIFT;
 }
 
 /* One bit per possible lock start: a lock's own bit, nobody else's. */
@@ -191,7 +180,7 @@ static void granule_set(uintptr_t addr, int on)
     _Atomic uint64_t *leaf = leaf_of(addr, on);
     if (!leaf)
         return;
-    size_t bit = granule_bit(addr);
+    size_t bit = uld_granule_bit(addr);
     if (on)
         atomic_fetch_or(&leaf[bit / 64], 1ull << (bit % 64));
     else
@@ -205,17 +194,17 @@ static void granule_set(uintptr_t addr, int on)
 static int granule_walk(uintptr_t p, size_t n, int (*fn)(uintptr_t, void *), void *arg)
 {
     uintptr_t end = p + n;
-    for (uintptr_t g = p & ~(uintptr_t)((1u << GRANULE_SHIFT) - 1); g < end;) {
-        uintptr_t leaf_end = (g | ((1ull << LEAF_SHIFT) - 1)) + 1;
+    for (uintptr_t g = p & ~(uintptr_t)((1u << ULD_GRANULE_SHIFT) - 1); g < end;) {
+        uintptr_t leaf_end = (g | ((1ull << ULD_LEAF_SHIFT) - 1)) + 1;
         _Atomic uint64_t *leaf = leaf_of(g, 0);
         uintptr_t stop = end < leaf_end ? end : leaf_end;
-        for (; leaf && g < stop; g = (g | ((64ull << GRANULE_SHIFT) - 1)) + 1) {
-            size_t bit = granule_bit(g);
+        for (; leaf && g < stop; g = (g | ((64ull << ULD_GRANULE_SHIFT) - 1)) + 1) {
+            size_t bit = uld_granule_bit(g);
             uint64_t w = atomic_load_explicit(&leaf[bit / 64], memory_order_relaxed);
             w &= ~0ull << (bit % 64);
             while (w) {
-                uintptr_t a = (g & ~(uintptr_t)((64ull << GRANULE_SHIFT) - 1)) +
-                              ((uintptr_t)__builtin_ctzll(w) << GRANULE_SHIFT);
+                uintptr_t a = (g & ~(uintptr_t)((64ull << ULD_GRANULE_SHIFT) - 1)) +
+                              ((uintptr_t)__builtin_ctzll(w) << ULD_GRANULE_SHIFT);
                 w &= w - 1;
                 int r;
                 if (a >= end)
