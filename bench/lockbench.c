@@ -25,6 +25,8 @@
  * thread), aggregate Mpairs/s, and peak RSS.
  */
 #define _GNU_SOURCE
+#include "measure.h"
+
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdio.h>
@@ -188,27 +190,6 @@ static void *worker(void *arg)
     (cfg.c11 && cfg.kind == K_MUTEX ? loop_c11 : loops[cfg.kind])(mine, cfg.iters, cfg.depth,
                                                                   cfg.locks - cfg.depth + 1);
     return NULL;
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* VmHWM: unlike getrusage's ru_maxrss it does not carry a parent's peak across exec. */
-static long peak_rss_kb(void)
-{
-    char line[256];
-    long kb = -1;
-    FILE *f = fopen("/proc/self/status", "r");
-    while (f && fgets(line, sizeof(line), f))
-        if (sscanf(line, "VmHWM: %ld kB", &kb) == 1)
-            break;
-    if (f)
-        fclose(f);
-    return kb;
 }
 
 static void parse(int argc, char **argv)

@@ -5,6 +5,8 @@
  *
  *   spawnbench [--threads N]      (default 2000)
  */
+#include "measure.h"
+
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,27 +22,6 @@ static void *worker(void *arg)
     locked++;
     pthread_mutex_unlock(&shared);
     return arg;
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* VmHWM: unlike getrusage's ru_maxrss it does not carry a parent's peak across exec. */
-static long peak_rss_kb(void)
-{
-    char line[256];
-    long kb = -1;
-    FILE *f = fopen("/proc/self/status", "r");
-    while (f && fgets(line, sizeof(line), f))
-        if (sscanf(line, "VmHWM: %ld kB", &kb) == 1)
-            break;
-    if (f)
-        fclose(f);
-    return kb;
 }
 
 int main(int argc, char **argv)
