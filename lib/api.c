@@ -5,7 +5,7 @@
 #include "../include/ulockdep.h"
 
 #include "core.h"
-#include "report.h"
+#include "report/report.h"
 
 #include <errno.h>
 

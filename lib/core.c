@@ -6,14 +6,14 @@
  */
 #include "core.h"
 
-#include "chain.h"
-#include "config.h"
-#include "forkset.h"
-#include "output.h"
-#include "report.h"
-#include "stack.h"
-#include "tomb.h"
-#include "wait.h"
+#include "model/chain.h"
+#include "base/config.h"
+#include "model/forkset.h"
+#include "base/output.h"
+#include "report/report.h"
+#include "model/stack.h"
+#include "model/tomb.h"
+#include "rules/wait.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -6,9 +6,9 @@
 #ifndef ULD_CORE_H
 #define ULD_CORE_H
 
-#include "lock.h"
+#include "model/lock.h"
 #include "fastpath.h"
-#include "thread.h"
+#include "model/thread.h"
 
 extern struct uld_mutex uld_graph_lock ULD_HIDDEN;
 extern _Atomic int uld_state ULD_HIDDEN; /* ULD_STATE_* */

@@ -16,7 +16,7 @@
 #ifndef ULD_FASTPATH_H
 #define ULD_FASTPATH_H
 
-#include "thread.h"
+#include "model/thread.h"
 
 extern __thread struct uld_thread *uld_fast_self
     __attribute__((tls_model("initial-exec"))) ULD_HIDDEN;

@@ -7,7 +7,7 @@
 #include "glibc.h"
 #include "real.h"
 
-#include "../lib/chain.h"
+#include "../lib/model/chain.h"
 #include "../lib/fastpath.h"
 
 #include <errno.h>

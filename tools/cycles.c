@@ -8,8 +8,8 @@
  */
 #include "lockgraph.h"
 
-#include "config.h"
-#include "graph.h"
+#include "base/config.h"
+#include "model/graph.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  */
 #include "suppress.h"
 
-#include "../lib/suppress.h"
+#include "../lib/base/suppress.h"
 #include "kinds.h"
 
 #include <errno.h>

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "suppress.h"
+#include "base/suppress.h"
 
 static int known(const char *kind)
 {

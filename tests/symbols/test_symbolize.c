@@ -20,8 +20,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "stack.h"
+#include "base/config.h"
+#include "model/stack.h"
 #include "sym_lib.h"
 
 #define BARRIER() __asm__ volatile("" ::: "memory")

@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "chain.h"
+#include "model/chain.h"
 
 static void test_insert_and_lookup(void **state)
 {

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "hooks.h"
-#include "report.h"
+#include "report/report.h"
 
 #define IP ((uintptr_t)0x1234)
 static const struct uld_lockdesc MUTEX = {.type = ULD_TYPE_MUTEX, .flags = 0};

@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "forkset.h"
+#include "model/forkset.h"
 
 static void test_add_has_remove(void **state)
 {

@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "config.h"
-#include "graph.h"
+#include "base/config.h"
+#include "model/graph.h"
 
 #define N 8
 static struct uld_graph g;

@@ -5,7 +5,7 @@
 #include <cmocka.h>
 #include <stdlib.h>
 
-#include "config.h"
+#include "base/config.h"
 #include "core.h"
 
 static const struct uld_lockdesc mutex = {.type = ULD_TYPE_MUTEX, .flags = 0};

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "source.h"
+#include "report/source.h"
 
 static char dir[64];
 

@@ -5,7 +5,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "suppress.h"
+#include "base/suppress.h"
 
 static int errors, last_error_line;
 

@@ -1,0 +1,37 @@
+/*
+ * wait.h - waits beyond condition variables and semaphores (wait.c): a
+ * thread's end, barriers, and who woke a wait object.
+ */
+#ifndef ULD_WAIT_H
+#define ULD_WAIT_H
+
+#include "model/lock.h"
+#include "model/thread.h"
+
+/* A thread starts: its end becomes a wait object (no validator lock held). */
+void uld_wait_thread_begins(struct uld_thread *t) ULD_HIDDEN;
+/* ... and ends: its needs noted so far go into the graph (no validator lock held). */
+void uld_wait_thread_ends(struct uld_thread *t) ULD_HIDDEN;
+/* A blocking acquisition that missed the memo (uld_busy set, no lock held). */
+void uld_wait_note_acquire(struct uld_thread *t, struct uld_lock *l, unsigned subclass,
+                           unsigned mode, uintptr_t ip) ULD_HIDDEN;
+/* ... and succeeded (for barriers: taken since the last pass). */
+void uld_wait_note_taken(struct uld_lock *l, unsigned subclass, unsigned mode,
+                         uintptr_t ip) ULD_HIDDEN;
+/* t woke a condvar or semaphore holding locks (no validator lock held). */
+void uld_wait_announced(struct uld_thread *t) ULD_HIDDEN;
+/* thread `serial` woke w (lock-free). */
+void uld_wait_note_waker(struct uld_lock *w, uint32_t serial) ULD_HIDDEN;
+
+/* check.c, graph_lock held: a wait only other threads can end (record
+ * held -> w, search every edge); ending w needs nd (record w -> nd). */
+int uld_check_wait_on_others(struct uld_thread *t, struct uld_lock *w, uintptr_t ip) ULD_HIDDEN;
+struct uld_need_origin {
+    uint32_t stack; /* where the thread took the lock; 0: capture now */
+    int tid;
+    uint32_t serial;
+};
+void uld_check_needs(struct uld_thread *t, struct uld_lock *w, const struct uld_needed *nd,
+                     const struct uld_need_origin *o, int search, uintptr_t ip) ULD_HIDDEN;
+
+#endif
