@@ -1,0 +1,289 @@
+/*
+ * waits.c - entry points for condition variables, semaphores and wakers:
+ * a wait releases and re-takes a lock, a post or signal wakes a waiter.
+ */
+#include "entry.h"
+
+#include "model/chain.h"
+#include "base/config.h"
+#include "model/forkset.h"
+#include "base/output.h"
+#include "report/report.h"
+#include "model/stack.h"
+#include "model/tomb.h"
+#include "rules/wait.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* ---- condition variables -------------------------------------------- */
+
+/*
+ * pthread_cond_wait releases the mutex and re-acquires it before returning:
+ * the re-acquisition happens with whatever else the thread holds, so it is
+ * validated (before blocking) like any acquisition.
+ */
+/* Run a check under graph_lock unless this exact context was checked before.
+ * `extra` folds in what the check reads beyond the held chain (0: nothing). */
+static void check_once(struct uld_thread *t, struct uld_lock *w, unsigned mode, uintptr_t ip,
+                       int (*check)(struct uld_thread *, struct uld_lock *, uintptr_t),
+                       int cacheable, uint64_t extra)
+{
+    uint64_t key = uld_chain_mix(uld_held_top_key(t), w->id, mode) ^ t->sigctx ^ extra;
+    if (cacheable && uld_chain_contains(key))
+        return;
+    int saved = errno;
+    uld_mutex_lock(&uld_graph_lock);
+    if (atomic_load(&w->addr)) {
+        if (check(t, w, ip) && cacheable)
+            uld_chain_insert(key);
+    }
+    uld_mutex_unlock(&uld_graph_lock);
+    uld_report_flush();
+    errno = saved;
+}
+
+/* A first wait holding locks by a thread new to w: the checks must see it. */
+static int wait_cacheable(const struct uld_thread *t, const struct uld_lock *w)
+{
+    return t->depth == 0 || !uld_waitobj_new_thread(w, t->serial, 0);
+}
+
+/*
+ * A wait by the only thread that ever woke w searches no cycle
+ * (uld_check_wait): its key differs, so the first such wait after another
+ * thread woke w misses the cache and searches.  The sole waker only ever
+ * goes from one thread to many, so a key cached as self-woken is never
+ * wrong later for anyone.
+ */
+static uint64_t wait_key_extra(const struct uld_thread *t, const struct uld_lock *w)
+{
+    int self = w->wait && atomic_load_explicit(&w->wait->waker, memory_order_relaxed) == t->serial;
+    return self ? 0x53454c465f574f4bull /* "SELF_WOK" */ : 0;
+}
+
+static void report_cond_mismatch(struct uld_thread *t, struct uld_lock *cond,
+                                 uintptr_t mutex, const char *what, uintptr_t ip)
+{
+    int saved = errno;
+    uld_mutex_lock(&uld_graph_lock);
+    uld_check_cond_mismatch(t, cond, mutex, what, ip);
+    uld_mutex_unlock(&uld_graph_lock);
+    uld_report_flush();
+    errno = saved;
+}
+
+/* Waiters of one condvar must all use one mutex (POSIX leaves anything else undefined). */
+static void count_waiter(struct uld_thread *t, struct uld_lock *cond, uintptr_t mutex,
+                         uintptr_t ip)
+{
+    struct uld_waitobj *wo = cond->wait;
+    if (!wo)
+        return;
+    uintptr_t bound = atomic_load(&wo->bound_mutex);
+    if (atomic_fetch_add(&wo->waiters, 1) > 0 && bound && bound != mutex)
+        report_cond_mismatch(t, cond, mutex,
+                             "condition variable waited on with two different mutexes at once",
+                             ip);
+    atomic_store(&wo->bound_mutex, mutex);
+}
+
+/*
+ * pthread_cond_wait releases the mutex, waits, and re-acquires the mutex:
+ * the wait is checked with the locks held besides the mutex, and the
+ * re-acquisition is validated (before blocking) like any acquisition.
+ */
+int uld_cond_wait_begin(struct uld_acq *a, const void *cond, const void *mutex,
+                        struct uld_lockdesc d, int mutex_owner_tid, uintptr_t ip)
+{
+    struct uld_thread *t = uld_enter();
+    if (!t)
+        return 0;
+    uintptr_t addr = (uintptr_t)mutex;
+    struct uld_lock *w = object_get((uintptr_t)cond, (struct uld_lockdesc){.type = ULD_TYPE_COND, .flags = 0}, ip);
+    int i = uld_held_find(t, addr);
+    if (i < 0) {
+        if (w && owner_hint(mutex_owner_tid) != ULD_OWNER_SELF)
+            report_cond_mismatch(t, w, addr,
+                                 "waiting on a condition variable with a mutex this thread "
+                                 "does not hold",
+                                 ip);
+        uld_leave();
+        return 0;
+    }
+    struct uld_held h = t->held[i];
+    uld_held_remove(t, i); /* released for the duration of the wait */
+    if (w) {
+        count_waiter(t, w, addr, ip);
+        if (!t->disabled)
+            check_once(t, w, ULD_MODE_WAIT, ip, uld_check_wait, wait_cacheable(t, w),
+                       wait_key_extra(t, w));
+    }
+    begin_acquire(t, a, addr, d, h.mode & ULD_MODE_NOCHECK, h.subclass, ip);
+    a->nest = h.nest;
+    a->cond = w;
+    a->cond_id = w ? w->id : 0;
+    uld_leave();
+    return 1;
+}
+
+void uld_cond_wait_end(struct uld_acq *a)
+{
+    /* the mutex is held again whatever the wait returned */
+    uld_acquire_end(a, 1);
+    struct uld_thread *t = a->thread;
+    int i = uld_held_find(t, a->addr);
+    if (i >= 0)
+        t->held[i].nest = a->nest;
+    struct uld_lock *w = a->cond;
+    if (w && w->id == a->cond_id && w->wait)
+        atomic_fetch_sub(&w->wait->waiters, 1);
+}
+
+/*
+ * Semaphores as locks.  A semaphore initialised to 1 whose token a thread
+ * took is held by that thread until it posts it: it goes on the held stack
+ * (as a trylock: the wait before was checked as a wait), so the locks and
+ * semaphores taken meanwhile depend on it, as for a mutex.  A post by a
+ * thread that did not take the token makes it a signal for good; a stale
+ * entry of the taker is dropped at its next wait on it.
+ */
+static const struct uld_lockdesc sem_lockdesc = {.type = ULD_TYPE_SEM, .flags = 0};
+
+static int sem_is_binary(const struct uld_lock *w)
+{
+    return w && w->type == ULD_TYPE_SEM && w->wait && atomic_load(&w->wait->binary);
+}
+
+void uld_sem_created(const void *sem, unsigned value, uintptr_t ip)
+{
+    uld_lock_created(sem, sem_lockdesc, ip);
+    struct uld_lock *w = uld_lock_lookup((uintptr_t)sem);
+    if (w && w->type == ULD_TYPE_SEM && w->wait)
+        atomic_store(&w->wait->binary, value == 1);
+}
+
+void uld_sem_wait_begin(const void *sem, uintptr_t ip)
+{
+    struct uld_thread *t = uld_enter();
+    if (!t)
+        return;
+    struct uld_lock *w = object_get((uintptr_t)sem, sem_lockdesc, ip);
+    if (sem_is_binary(w) && uld_held_find(t, (uintptr_t)sem) >= 0) {
+        /* we hold its token yet it has one to give: someone else posted it */
+        atomic_store(&w->wait->binary, 0);
+        held_drop(t, (uintptr_t)sem);
+    }
+    if (w && !t->disabled)
+        check_once(t, w, ULD_MODE_WAIT, ip, uld_check_wait, wait_cacheable(t, w),
+                       wait_key_extra(t, w));
+    uld_leave();
+}
+
+void uld_sem_acquired(const void *sem, uintptr_t ip)
+{
+    struct uld_thread *t = uld_enter();
+    if (!t)
+        return;
+    struct uld_lock *w = uld_lock_lookup((uintptr_t)sem);
+    if (sem_is_binary(w) && uld_held_find(t, (uintptr_t)sem) < 0) {
+        struct uld_acq a;
+        begin_acquire(t, &a, (uintptr_t)sem, sem_lockdesc, ULD_MODE_TRY, 0, ip);
+        uld_acquire_end(&a, 1);
+    }
+    t->sem_addr = (uintptr_t)sem; /* after the push: it is not taken "since" itself */
+    t->sem_nacq = 0;
+    uld_leave();
+}
+
+struct wake_args {
+    struct uld_thread *t;
+    const void *obj;
+    int type;
+    uintptr_t ip;
+};
+
+/*
+ * What a post after this thread's own wait on the same semaphore depends on
+ * besides the held chain: the locks taken since the wait (check.c's
+ * wake_context), in order, as recorded in sem_acq.  Never 0, so such a post
+ * is never mistaken for a plain one with the same held chain.
+ */
+static uint64_t sem_since_key(const struct uld_thread *t)
+{
+    uint64_t k = 0x53454d5f53494e43ull; /* "SEM_SINC" */
+    for (int i = 0; i < t->sem_nacq; i++)
+        k = uld_chain_mix(k, t->sem_acq[i].id, t->sem_acq[i].mode | t->sem_acq[i].subclass << 8u);
+    return k;
+}
+
+static void wake(struct uld_thread *t, const void *obj, int type, uintptr_t ip)
+{
+    struct uld_lock *w = object_get((uintptr_t)obj, (struct uld_lockdesc){.type = (uint8_t)type, .flags = 0}, ip);
+    /* a post after this thread's own wait also depends on the locks taken
+     * since (sem_since_key); a new waker changes the verdict: checked once */
+    int after_wait = t->sem_addr == (uintptr_t)obj;
+    int cacheable = !(w && uld_waitobj_new_thread(w, t->serial, 1));
+    uint64_t extra = after_wait ? sem_since_key(t) : 0;
+    if (w)
+        uld_wait_note_waker(w, t->serial);
+    if (t->depth)
+        uld_wait_announced(t);
+    if (w && !t->disabled)
+        check_once(t, w, ULD_MODE_WAKE, ip, uld_check_wake, cacheable, extra);
+    if (after_wait)
+        t->sem_addr = 0; /* the post ends what the wait began (also when cached) */
+}
+
+/*
+ * The post of a semaphore token this thread holds: the release of a lock,
+ * not a wake-up.  What reaching it needs was recorded while it was held
+ * (the order edges from it of every lock and wait taken meanwhile); a
+ * wake-up dependency on the locks taken since would also count those taken
+ * by trylock, which never wait (a waiter's token taken before its guard is
+ * given back, as Python's Condition.wait does, made guard -> waiter).
+ */
+static void sem_released(struct uld_thread *t, const void *sem)
+{
+    struct uld_lock *w = uld_lock_lookup((uintptr_t)sem);
+    if (w)
+        uld_wait_note_waker(w, t->serial);
+    held_drop(t, (uintptr_t)sem);
+    if (t->sem_addr == (uintptr_t)sem)
+        t->sem_addr = 0;
+}
+
+static void wake_on_stack(void *arg)
+{
+    struct wake_args *x = arg;
+    wake(x->t, x->obj, x->type, x->ip);
+}
+
+void uld_wake(const void *obj, int type, uintptr_t ip)
+{
+    struct uld_thread *t = uld_enter();
+    if (!t)
+        return;
+    if (type == ULD_TYPE_SEM && uld_held_find(t, (uintptr_t)obj) >= 0) {
+        sem_released(t, obj);
+        uld_leave();
+        return;
+    }
+    if (unlikely(t->in_signal)) { /* sem_post is async-signal-safe: as above */
+        struct wake_args x = {t, obj, type, ip};
+        uld_bigstack_run(wake_on_stack, &x);
+    } else {
+        wake(t, obj, type, ip);
+    }
+    if (type == ULD_TYPE_SEM) {
+        struct uld_lock *w = uld_lock_lookup((uintptr_t)obj);
+        if (sem_is_binary(w))
+            atomic_store(&w->wait->binary, 0); /* posted by a non-taker: a signal */
+    }
+    uld_leave();
+}
