@@ -94,7 +94,7 @@ static void stack_text(struct sbuf *b, const struct jv *stack)
     }
 }
 
-/* The human report, in the library's layout (lib/report_text.c). */
+/* The human report, in the library's layout (lib/report/report_text.c). */
 static void cycle_text(struct sbuf *b, const struct jv *r)
 {
     static const char rule[] =
@@ -147,7 +147,7 @@ static void cycle_text(struct sbuf *b, const struct jv *r)
     sbuf_puts(b, rule);
 }
 
-/* Kind + sorted class keys, hashed as lib/report.c hashes report signatures. */
+/* Kind + sorted class keys, hashed as lib/report/report.c hashes report signatures. */
 static void signature(struct sbuf *b, const char *kind, const char *sorted_keys)
 {
     uint64_t h = fnv_str(FNV_INIT, kind);

@@ -1,8 +1,8 @@
 /*
  * cycles.c - cycle search over loaded graph dumps with the validator's own
- * code: edges go into a lib/graph.c graph (which unites dependency types and
+ * code: edges go into a lib/model/graph.c graph (which unites dependency types and
  * intersects gates exactly as at run time) and every edge is checked the way
- * lib/check.c checks a new edge: uld_bfs_reach + uld_bfs_closes, and when
+ * lib/rules/check.c checks a new edge: uld_bfs_reach + uld_bfs_closes, and when
  * one gate class guards the whole cycle, uld_bfs_ungated.  lib's search
  * state is global: single-threaded.
  */
@@ -93,7 +93,7 @@ static void cg_free(struct cgraph *cg)
     free(cg->nodes);
 }
 
-/* As lib/check.c common_gate(): a gate of the closing edge on every path edge. */
+/* As lib/rules/check.c common_gate(): a gate of the closing edge on every path edge. */
 static uint32_t common_gate(struct uld_edge *closing, struct uld_edge **path, int n)
 {
     for (int i = 0; i < closing->ngates; i++)
@@ -187,7 +187,7 @@ static int *components(struct cgraph *cg)
     return t.comp;
 }
 
-/* The state of a search: what lib/check.c passes for a new edge of one type. */
+/* The state of a search: what lib/rules/check.c passes for a new edge of one type. */
 static int arrives_rread(unsigned type)
 {
     return !!(type & (ULD_DEP_ER | ULD_DEP_SR)); /* target taken as a recursive reader */
@@ -208,7 +208,7 @@ struct search {
 };
 
 /* The cycle edge e, recorded with `type`, closes (reach from e->to done, if
- * *reached); calls fn for it.  As lib/check.c check_cycle(). */
+ * *reached); calls fn for it.  As lib/rules/check.c check_cycle(). */
 static void check_edge(struct search *s, struct uld_edge *e, unsigned type, int *reached)
 {
     struct uld_edge *path[ULD_MAX_CYCLE];

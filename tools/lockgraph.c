@@ -29,7 +29,7 @@ int lg_class_single(const struct lg_class *c)
     return (site && !strcmp(site, "static")) || c->live == 1;
 }
 
-/* As lib/graph.c: types united, gates intersected (the first recording sets them). */
+/* As lib/model/graph.c: types united, gates intersected (the first recording sets them). */
 void lg_edge_unite(struct lg_edge *into, unsigned types, const uint32_t *gates, int ngates)
 {
     if (!into->types) {

@@ -6,7 +6,7 @@
  * first recording kept for its stacks), the class sets of the cycles some
  * single process showed by itself, and per class whether it stood for one
  * object in every dump that recorded its edges.  The cycle search (cycles.c)
- * uses the validator's own rules: lib/graph.c edges and lib/bfs.c's bounded
+ * uses the validator's own rules: lib/model/graph.c edges and lib/model/bfs.c's bounded
  * search, linked from uld_core.  Single-threaded (lib's search state is
  * global).
  */
@@ -40,7 +40,7 @@ int lg_class_single(const struct lg_class *c);
 /* A merged edge: from, to (class indexes) and what every recording saw. */
 struct lg_edge {
     int from, to;
-    unsigned types; /* 1 << 0..3: EN ER SN SR (lib/graph.h ULD_DEP_*), united */
+    unsigned types; /* 1 << 0..3: EN ER SN SR (lib/model/graph.h ULD_DEP_*), united */
     int ngates;     /* intersected */
     uint32_t gates[LG_MAX_GATES]; /* class indexes + 1 */
 };
@@ -122,7 +122,7 @@ int lg_union_cycles(const struct lg_store *st, lg_cycle_fn *fn, void *ctx);
 /* Canonical text of a cycle's class set (sorted keys), for deduplication. */
 char *lg_cycle_key(const struct lg_store *st, const struct lg_edge *edges, int n);
 
-/* Unite one recording into an edge, as lib/graph.c does. */
+/* Unite one recording into an edge, as lib/model/graph.c does. */
 void lg_edge_unite(struct lg_edge *into, unsigned types, const uint32_t *gates, int ngates);
 
 #endif

@@ -1,6 +1,6 @@
 /*
  * suppress.c - suppressions for `ulockdep report` and `ulockdep merge`: the
- * library's parser and matcher (lib/suppress.c) applied to JSON reports, and
+ * library's parser and matcher (lib/base/suppress.c) applied to JSON reports, and
  * --gen-suppressions.  Single-threaded.
  */
 #include "suppress.h"
@@ -99,7 +99,7 @@ static void push_frame(const struct jv *frame, void *ctx)
 /*
  * The report's strings.  The signature comes first, as "signature:<hex>":
  * the one string that names this problem and nothing else, the same in
- * every build of the same source (lib/naming.c); --gen-suppressions
+ * every build of the same source (lib/report/naming.c); --gen-suppressions
  * prefers it.  It is stored after the pointer array, so one free() of
  * *out releases both.
  */

@@ -1,7 +1,7 @@
 /*
  * suppress.h - suppression files for the tools (format: docs/reports.md,
  * "Suppressions").  The parser and the glob matcher are the library's own
- * (lib/suppress.c, linked from uld_core), so `ulockdep report` and the
+ * (lib/base/suppress.c, linked from uld_core), so `ulockdep report` and the
  * validator at run time apply exactly the same rules; this module adds what
  * only the tool needs: the strings of a JSON report a pattern is matched
  * against, and generating entries (--gen-suppressions).  Single-threaded.

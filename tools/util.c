@@ -136,7 +136,7 @@ uint64_t fnv_str(uint64_t h, const char *s)
 {
     for (; *s; s++)
         h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-    return (h ^ 0xff) * 0x100000001b3ull; /* separator, as in lib/report.c */
+    return (h ^ 0xff) * 0x100000001b3ull; /* separator, as in lib/report/report.c */
 }
 
 static size_t slot_of(const struct strmap *m, const char *key)

@@ -69,7 +69,7 @@ const char *path_basename(const char *file);
 /* Percent-encode a path for a URI (`/` kept). */
 void uri_encode(struct sbuf *b, const char *path);
 
-/* FNV-1a, as the library hashes report signatures (lib/report.c). */
+/* FNV-1a, as the library hashes report signatures (lib/report/report.c). */
 uint64_t fnv_str(uint64_t h, const char *s);
 #define FNV_INIT 0xcbf29ce484222325ull
 

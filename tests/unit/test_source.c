@@ -1,5 +1,5 @@
 /*
- * test_source.c - source lines for reports (lib/source.c): the line asked
+ * test_source.c - source lines for reports (lib/report/source.c): the line asked
  * for, trimmed; nothing (and no error) for every file that cannot be shown:
  * missing, relative, a directory, a FIFO (without blocking), past the end.
  */

@@ -14,7 +14,7 @@
  * its static lock at memcached@0x4ff80 twice: declared as 0x56006d225f80,
  * used as memcached@0x4ff80).
  *
- * Why (from lib/report.c and lib/symbolize.c): uld_class_stable_key() maps an
+ * Why (from lib/report/report.c and lib/report/symbolize.c): uld_class_stable_key() maps an
  * address to "<module>@0x<offset>" with libdw's dwfl_addrmodule().  A module
  * reported from /proc/self/maps (dwfl_linux_proc_report) first covers only
  * its file-backed mappings; the anonymous tail of .bss is covered only once
