@@ -285,10 +285,10 @@ int uld_exit_status(int status)
     return status;
 }
 
-void uld_process_exit(void)
+int uld_process_exit(void)
 {
     if (atomic_load(&uld_state) != ULD_STATE_READY || !in_own_process())
-        return;
+        return -1;
     uld_busy++;
     /* exit() (main's return included) with locks held: the program's atexit
      * handlers and destructors that take them have already hung or will */
@@ -302,8 +302,6 @@ void uld_process_exit(void)
     exit_outputs();
     long errors = uld_report_errors();
     uld_busy--;
-    if (errors > 0 && uld_config.exitcode != 0) {
-        fflush(NULL);
-        _exit((int)uld_config.exitcode);
-    }
+    /* the interposer exits with it: lib/ never calls the wrapped _exit */
+    return errors > 0 && uld_config.exitcode != 0 ? (int)uld_config.exitcode : -1;
 }

@@ -205,7 +205,7 @@ void uld_thread_exiting(void);        /* from pthread_exit, before unwinding */
 void uld_fork_prepare(void);
 void uld_fork_parent(void);
 void uld_fork_child(void);
-void uld_process_exit(void);          /* atexit: drain reports, exit status */
+int uld_process_exit(void);           /* atexit: drain reports; a status to _exit with, or -1 */
 int uld_exit_status(int status);      /* _exit: drain reports; the status to use */
 int uld_self_tid(void);               /* cached gettid() */
 /* dlclose: a snapshot of the loaded objects before the real call (NULL if

@@ -17,6 +17,7 @@
 #include <link.h>
 #include <malloc.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
 
 int uld_preload_ready;
@@ -63,6 +64,17 @@ static int spawn_internal(void *(*fn)(void *), void *arg)
 
 static void register_own_atfork(void);
 
+/* At exit: the validator drains its reports and may ask for a failing
+ * status (exitcode=N); the real _exit ends the process with it. */
+static void process_exit(void)
+{
+    int status = uld_process_exit();
+    if (status >= 0) {
+        fflush(NULL);
+        REAL(_exit)(status);
+    }
+}
+
 void uld_preload_init(void)
 {
     if (atomic_exchange(&init_started, 1))
@@ -76,7 +88,7 @@ void uld_preload_init(void)
     register_own_atfork();
     uld_init();
     uld_kill_watch_install();
-    atexit(uld_process_exit);
+    atexit(process_exit);
     uld_preload_ready = 1;
 }
 
