@@ -1,10 +1,8 @@
 /*
- * core.c - start-up, the validator's global state, and the lifecycle of
- * threads and the process (create, start, exit, fork, exit status).  The
+ * core.c - start-up and the lifecycle of threads and the process (create, start, exit, fork, exit status).  The
  * other entry points are in acquire.c (take, release), lifetime.c (init,
  * destroy, free) and waits.c (condition variables, semaphores, wakers).
- * graph_lock protects the graphs, classes, the lock map's writers and the
- * stack depot.
+ * The global state they share is in model/state.[ch].
  */
 #include "entry.h"
 
@@ -25,15 +23,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-struct uld_mutex uld_graph_lock;
-_Atomic int uld_state;
-_Atomic int uld_untracked_locks;
-__thread struct uld_thread *uld_fast_self __attribute__((tls_model("initial-exec")));
 int uld_lock_tags;
-struct uld_graph uld_lock_graph = {.name = "lock"};
-struct uld_graph uld_class_graph = {.name = "class"};
-
-static pthread_key_t thread_key;
 
 static void thread_key_destructor(void *arg);
 
@@ -72,7 +62,7 @@ void uld_init(void)
     uld_report_open_outputs();
     uld_graph_dump_open();
     uld_lock_tags = (int)uld_config.lock_tags;
-    ok = ok && pthread_key_create(&thread_key, thread_key_destructor) == 0;
+    ok = ok && pthread_key_create(&uld_thread_key, thread_key_destructor) == 0;
     errno = saved;
     uld_busy--;
     if (!ok)
@@ -97,17 +87,6 @@ int uld_is_ready(void)
     return atomic_load(&uld_state) == ULD_STATE_READY;
 }
 
-struct uld_thread *uld_thread_attach(void)
-{
-    struct uld_thread *t = uld_thread_create();
-    if (!t)
-        return NULL;
-    uld_self = t;
-    pthread_setspecific(thread_key, t);
-    uld_signal_thread_init(t);
-    return t;
-}
-
 /* ---- threads, fork, exit --------------------------------------------- */
 
 /*
@@ -119,7 +98,7 @@ struct uld_thread *uld_thread_attach(void)
 static int other_keys_pending(void)
 {
     for (unsigned k = 0; k < PTHREAD_KEYS_MAX; k++)
-        if (k != thread_key && pthread_getspecific((pthread_key_t)k))
+        if (k != uld_thread_key && pthread_getspecific((pthread_key_t)k))
             return 1;
     return 0;
 }
@@ -138,7 +117,7 @@ static void thread_key_destructor(void *arg)
         return;
     if (t->tsd_rounds < PTHREAD_DESTRUCTOR_ITERATIONS - 1 && other_keys_pending()) {
         t->tsd_rounds++;
-        pthread_setspecific(thread_key, t);
+        pthread_setspecific(uld_thread_key, t);
         return;
     }
     uld_busy++;
@@ -210,7 +189,6 @@ void uld_fork_parent(void)
     uld_busy--;
 }
 
-int uld_forked_child;
 
 /*
  * A lock the child finds unlocked was released before the fork (the

@@ -18,9 +18,6 @@
 
 #include "model/thread.h"
 
-extern __thread struct uld_thread *uld_fast_self
-    __attribute__((tls_model("initial-exec"))) ULD_HIDDEN;
-
 /* Try the fast path for an acquisition in `mode` (ULD_MODE_*); 1: pushed. */
 static inline __attribute__((always_inline)) int
 uld_fast_acquire(const void *lock, const uint64_t *tag, unsigned mode, uintptr_t ip)

@@ -28,7 +28,6 @@
 #include "output.h"
 
 #include "config.h"
-#include "core.h"
 
 #include <errno.h>
 #include <fcntl.h>

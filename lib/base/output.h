@@ -30,4 +30,8 @@ void uld_output_write(enum uld_out which, const char *p, size_t n) ULD_HIDDEN;
 /* Move a descriptor of ours out of the program's lowest-free range. */
 int uld_fd_move_high(int fd) ULD_HIDDEN;
 
+/* procfile.c: each process's own report files, named in their first record */
+void uld_procfile_header(int json, int fd) ULD_HIDDEN; /* output.c, at creation */
+void uld_procfile_after_fork_child(void) ULD_HIDDEN;
+
 #endif /* ULD_OUTPUT_H */

@@ -7,7 +7,6 @@
  * instead of writing into its parent's.
  */
 #include "config.h"
-#include "core.h"
 #include "output.h"
 
 #include <string.h>

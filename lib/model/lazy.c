@@ -18,7 +18,8 @@
  */
 #include <errno.h>
 
-#include "core.h"
+#include "lazy.h"
+#include "state.h"
 #include "lock.h"
 #include "tomb.h"
 

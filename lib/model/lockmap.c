@@ -14,6 +14,7 @@
  */
 #include "base/config.h"
 #include "lock.h"
+#include "state.h"
 #include "report/report.h"
 #include "stack.h"
 #include "symranges.h"
@@ -491,6 +492,14 @@ struct uld_lock *uld_lock_create_initialised(uintptr_t addr, struct uld_lockdesc
     if (!room_for_one())
         return NULL;
     return record_make(addr, d, ULD_SITE_INIT, ULD_STATIC_UNKNOWN, cls->k.key, cls, ordinal);
+}
+
+struct uld_lock *uld_lock_first_use(uintptr_t addr, struct uld_lockdesc d, uintptr_t ip)
+{
+    struct uld_lock *l = uld_lock_create(addr, d, ULD_SITE_FIRST_USE, ip, NULL);
+    if (!l)
+        atomic_store(&uld_untracked_locks, 1);
+    return l;
 }
 
 struct uld_node *uld_lock_node(struct uld_lock *l, unsigned subclass)

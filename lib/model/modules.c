@@ -24,7 +24,7 @@
  * written under graph_lock, published with a release store of the count.
  */
 #include "base/config.h"
-#include "core.h"
+#include "state.h"
 #include "lock.h"
 #include "modules.h"
 #include "report/report.h"

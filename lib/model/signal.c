@@ -8,7 +8,7 @@
  * handler has a frame (sigframe[]) so that a longjmp out of it ends it.
  */
 #include "chain.h"
-#include "core.h"
+#include "state.h"
 
 #include <signal.h>
 #include <sys/syscall.h>

@@ -119,6 +119,9 @@ struct uld_thread {
 extern __thread struct uld_thread *uld_self
     __attribute__((tls_model("initial-exec"))) ULD_HIDDEN;
 extern __thread unsigned uld_busy __attribute__((tls_model("initial-exec"))) ULD_HIDDEN;
+/* uld_self while it may take the fast path (fastpath.h), else NULL */
+extern __thread struct uld_thread *uld_fast_self
+    __attribute__((tls_model("initial-exec"))) ULD_HIDDEN;
 
 /* What reports say about a thread, kept after it exits; indexed by serial. */
 struct uld_thread_info {

@@ -26,7 +26,8 @@
  * mark, without the place of its destroy.
  */
 #include "base/config.h"
-#include "core.h"
+#include "lazy.h"
+#include "state.h"
 #include "lock.h"
 #include "report/report.h"
 #include "stack.h"

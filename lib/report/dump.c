@@ -19,7 +19,8 @@
  */
 #include "base/config.h"
 #include "model/modules.h"
-#include "core.h"
+#include "dump.h"
+#include "model/state.h"
 #include "base/output.h"
 #include "report.h"
 #include "model/stack.h"

@@ -12,7 +12,8 @@
 #include "report.h"
 
 #include "model/chain.h"
-#include "core.h"
+#include "dump.h"
+#include "model/state.h"
 #include "base/config.h"
 #include "model/modules.h"
 #include "model/graph.h"

@@ -5,7 +5,8 @@
  */
 #include "model/chain.h"
 #include "base/config.h"
-#include "core.h"
+#include "dump.h"
+#include "model/state.h"
 #include "report.h"
 #include "model/stack.h"
 

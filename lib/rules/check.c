@@ -8,7 +8,9 @@
 #include "model/chain.h"
 #include <string.h>
 #include "base/config.h"
-#include "core.h"
+#include "rules.h"
+#include "model/lazy.h"
+#include "model/state.h"
 #include "report/report.h"
 #include "model/stack.h"
 #include "model/thread.h"
@@ -46,14 +48,6 @@ static uint32_t current_stack(struct order_ctx *c)
     if (!c->stack_id)
         c->stack_id = uld_stack_capture();
     return c->stack_id;
-}
-
-struct uld_lock *uld_lock_first_use(uintptr_t addr, struct uld_lockdesc d, uintptr_t ip)
-{
-    struct uld_lock *l = uld_lock_create(addr, d, ULD_SITE_FIRST_USE, ip, NULL);
-    if (!l)
-        atomic_store(&uld_untracked_locks, 1);
-    return l;
 }
 
 /* Where a report happens: the first frame outside lock wrappers (wrappers.c),

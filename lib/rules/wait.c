@@ -28,7 +28,8 @@
 
 #include "model/chain.h"
 #include "base/config.h"
-#include "core.h"
+#include "rules.h"
+#include "model/state.h"
 #include "report/report.h"
 #include "model/stack.h"
 

@@ -12,7 +12,8 @@
  */
 #include "model/chain.h"
 #include "base/config.h"
-#include "core.h"
+#include "rules.h"
+#include "model/state.h"
 #include "report/report.h"
 #include "model/stack.h"
 
@@ -27,7 +28,6 @@
 #define WD_MAX_THREADS 512
 #define WD_STACK_SIGNAL (SIGRTMAX - 1)
 
-int uld_watchdog_on;
 struct uld_platform uld_platform;
 
 void uld_set_platform(const struct uld_platform *p)

@@ -34,28 +34,14 @@ TOOLS_MAY_INCLUDE = {'base', 'model'}
 # (including file, included file): reason.  Known upward includes that
 # remain; remove an entry when its include goes.
 ALLOWED = {
-    ('lib/base/output.c', 'lib/core.h'): 'uld_procfile_header() is declared in core.h',
-    ('lib/base/procfile.c', 'lib/core.h'): 'uld_procfile_*() are declared in core.h',
     ('lib/model/class.c', 'lib/report/report.h'): 'a full table is announced with uld_report_limit()',
     ('lib/model/lockmap.c', 'lib/report/report.h'): 'a full table is announced with uld_report_limit()',
     ('lib/model/tomb.c', 'lib/report/report.h'): 'a full table is announced with uld_report_limit()',
     ('lib/model/modules.c', 'lib/report/report.h'):
         'an unload flushes pending reports and announces a full table',
-    ('lib/model/lazy.c', 'lib/core.h'): 'graph_lock and uld_state are declared in core.h',
-    ('lib/model/tomb.c', 'lib/core.h'):
-        'graph_lock is declared in core.h; a tombstone hit calls the use-after-destroy rule',
-    ('lib/model/modules.c', 'lib/core.h'): 'dlclose is an entry point of its own (uld_enter)',
-    ('lib/model/signal.c', 'lib/core.h'): 'signal entry points of their own (uld_enter)',
     ('lib/model/lock.h', 'lib/hooks.h'):
         'struct uld_lockdesc and ULD_TYPE_* are declared in the interposer contract',
     ('lib/report/report.c', 'lib/hooks.h'): 'lock types (ULD_TYPE_*) come from hooks.h',
-    ('lib/report/dump.c', 'lib/core.h'): 'graph_lock and the class graph are declared in core.h',
-    ('lib/report/stats.c', 'lib/core.h'): 'graph_lock and the graphs are declared in core.h',
-    ('lib/report/report.c', 'lib/core.h'): 'graph_lock and uld_state are declared in core.h',
-    ('lib/rules/check.c', 'lib/core.h'):
-        'the graphs and uld_untracked_locks are declared in core.h; the rules are declared there',
-    ('lib/rules/wait.c', 'lib/core.h'): 'joins and barriers are entry points of their own (uld_enter)',
-    ('lib/rules/watchdog.c', 'lib/core.h'): 'blocking publishes through entry points of its own (uld_enter)',
     ('preload/locks.c', 'lib/model/chain.h'): 'the inlined fast path hashes chain keys (uld_chain_mix)',
 }
 
