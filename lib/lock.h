@@ -79,6 +79,7 @@ struct uld_waitobj {
     _Atomic int binary;            /* sem: initialised to 1 and never posted by a
                                     * thread that did not take it: a lock while down */
     _Atomic uint32_t wakers[4];    /* serials of the first threads that woke it (wait.c) */
+    _Atomic uint32_t wake_seq;     /* changes at every wake-up: was a waiter woken since? */
     struct uld_barrier *barrier;   /* barriers: the participants' needs (wait.c) */
     struct uld_end_needs *end;     /* a thread's end: its needs not in the graph yet (wait.c) */
     int nneeded;

@@ -101,6 +101,7 @@ struct uld_thread {
     _Atomic uintptr_t blocked_on;
     uint64_t blocked_since;
     uintptr_t blocked_ip;
+    uint32_t blocked_seq;    /* its wait object's wake_seq when the wait began */
     _Atomic uint32_t blocked_stack; /* filled by the thread itself on request */
     uint32_t parent_serial;  /* the thread that created it, 0 if unknown */
     uint32_t created_stack;  /* where it was created */
@@ -149,6 +150,7 @@ struct uld_thread_snap {
     int tid;
     uintptr_t blocked_on, blocked_ip;
     uint64_t blocked_since;
+    uint32_t blocked_seq;
     int nheld;
     uintptr_t held[ULD_SNAP_HELD];
     uintptr_t held_ip[ULD_SNAP_HELD];
