@@ -12,6 +12,11 @@
 
 #include <errno.h>
 
+/* The acquisition flags double as the validator's mode bits. */
+_Static_assert(ULD_AF_READ == ULD_MODE_READ && ULD_AF_TRY == ULD_MODE_TRY, "mode bits");
+#define MUTEX_TAG(m) (uld_lock_tags ? mutex_tag(m) : NULL)
+#define RWLOCK_TAG(rw) (uld_lock_tags ? rwlock_tag(rw) : NULL)
+
 /*
  * Acquire: begin (validate), real call, end (record if acquired).  In a
  * fork child, first check for a lock another thread held at fork.
@@ -49,7 +54,28 @@
         return real_call;                                                    \
     } while (0)
 
-#define INIT(lockp, desc_after, locked, real_call)                           \
+/*
+ * Init and destroy.  The common lifetime, a lock initialised holding
+ * nothing and destroyed unused, is a pending tag written and cleared
+ * (fastpath.h); otherwise the full hooks check a re-initialisation or a
+ * destroy of a known lock.  The full ones are functions of their own
+ * (full_call, given the call site), so that the common one saves no
+ * registers for them.
+ */
+#define INIT(lockp, tag_after, desc_after, real_call, full_call)             \
+    do {                                                                     \
+        struct uld_thread *t_ = uld_fast_init_begin((const void *)(lockp));  \
+        if (!__builtin_expect(t_ != NULL, 1))                                \
+            return full_call;                                                \
+        int f_ = real_call;                                                  \
+        if (f_ != 0)                                                         \
+            return f_;                                                       \
+        if (!uld_fast_init_end(t_, (const void *)(lockp), (tag_after), CALLER_IP)) \
+            uld_lock_created((const void *)(lockp), (desc_after), CALLER_IP); \
+        return 0;                                                            \
+    } while (0)
+
+#define INIT_FULL(lockp, desc_after, locked, real_call)                      \
     do {                                                                     \
         uld_preload_ensure();                                                \
         uld_lock_reinit_check((const void *)(lockp), (locked), CALLER_IP);   \
@@ -59,8 +85,22 @@
         return r_;                                                           \
     } while (0)
 
+/* failed_call: with the real call's error f_ (EBUSY: the lock is held or
+ * waited for), which the full hook checks on the object as the call left it. */
+#define DESTROY(lockp, tag, real_call, full_call, failed_call)               \
+    do {                                                                     \
+        uint64_t *tag_ = (tag);                                              \
+        if (!__builtin_expect(uld_fast_destroy_unseen((const void *)(lockp), tag_), 1)) \
+            return full_call;                                                \
+        int f_ = real_call;                                                  \
+        if (!__builtin_expect(f_ == 0, 1))                                   \
+            return failed_call;                                              \
+        uld_fast_destroyed_unseen(tag_);                                     \
+        return 0;                                                            \
+    } while (0)
+
 /* The object is read before the call: destroy may scribble on it. */
-#define DESTROY(lockp, desc, locked, real_call)                              \
+#define DESTROY_FULL(lockp, desc, locked, real_call)                         \
     do {                                                                     \
         uld_preload_ensure();                                                \
         struct uld_lockdesc d_ = (desc);                                     \
@@ -70,21 +110,61 @@
         return r_;                                                           \
     } while (0)
 
-/* The acquisition flags double as the validator's mode bits. */
-_Static_assert(ULD_AF_READ == ULD_MODE_READ && ULD_AF_TRY == ULD_MODE_TRY, "mode bits");
-#define MUTEX_TAG(m) (uld_lock_tags ? mutex_tag(m) : NULL)
-#define RWLOCK_TAG(rw) (uld_lock_tags ? rwlock_tag(rw) : NULL)
-
 /* ---- mutexes ---------------------------------------------------------- */
+
+#undef CALLER_IP
+#define CALLER_IP ip /* the full paths: called by a wrapper with the program's call site */
+
+static __attribute__((noinline)) int mutex_init_full(pthread_mutex_t *m,
+                                                     const pthread_mutexattr_t *attr, uintptr_t ip)
+{
+    INIT_FULL(m, mutex_desc(m), mutex_locked(m), REAL(pthread_mutex_init)(m, attr));
+}
+
+static __attribute__((noinline)) int mutex_destroy_full(pthread_mutex_t *m, uintptr_t ip)
+{
+    DESTROY_FULL(m, mutex_desc(m), mutex_locked(m), REAL(pthread_mutex_destroy)(m));
+}
+
+static __attribute__((noinline)) int rwlock_init_full(pthread_rwlock_t *rw,
+                                                      const pthread_rwlockattr_t *attr, uintptr_t ip)
+{
+    INIT_FULL(rw, rwlock_desc(rw), rwlock_locked(rw), REAL(pthread_rwlock_init)(rw, attr));
+}
+
+static __attribute__((noinline)) int rwlock_destroy_full(pthread_rwlock_t *rw, uintptr_t ip)
+{
+    DESTROY_FULL(rw, rwlock_desc(rw), rwlock_locked(rw), REAL(pthread_rwlock_destroy)(rw));
+}
+
+static __attribute__((noinline)) int mutex_destroy_failed(pthread_mutex_t *m, int err, uintptr_t ip)
+{
+    uld_preload_ensure();
+    uld_lock_destroyed(m, mutex_desc(m), mutex_locked(m), 0, ip);
+    return err;
+}
+
+static __attribute__((noinline)) int rwlock_destroy_failed(pthread_rwlock_t *rw, int err,
+                                                           uintptr_t ip)
+{
+    uld_preload_ensure();
+    uld_lock_destroyed(rw, rwlock_desc(rw), rwlock_locked(rw), 0, ip);
+    return err;
+}
+
+#undef CALLER_IP
+#define CALLER_IP ((uintptr_t)__builtin_return_address(0))
 
 ULD_WRAPPER int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr)
 {
-    INIT(m, mutex_desc(m), mutex_locked(m), REAL(pthread_mutex_init)(m, attr));
+    INIT(m, MUTEX_TAG(m), mutex_desc(m), REAL(pthread_mutex_init)(m, attr),
+         mutex_init_full(m, attr, CALLER_IP));
 }
 
 ULD_WRAPPER int pthread_mutex_destroy(pthread_mutex_t *m)
 {
-    DESTROY(m, mutex_desc(m), mutex_locked(m), REAL(pthread_mutex_destroy)(m));
+    DESTROY(m, MUTEX_TAG(m), REAL(pthread_mutex_destroy)(m), mutex_destroy_full(m, CALLER_IP),
+            mutex_destroy_failed(m, f_, CALLER_IP));
 }
 
 ULD_WRAPPER int pthread_mutex_lock(pthread_mutex_t *m)
@@ -117,12 +197,14 @@ ULD_WRAPPER int pthread_mutex_unlock(pthread_mutex_t *m)
 
 ULD_WRAPPER int pthread_rwlock_init(pthread_rwlock_t *rw, const pthread_rwlockattr_t *attr)
 {
-    INIT(rw, rwlock_desc(rw), rwlock_locked(rw), REAL(pthread_rwlock_init)(rw, attr));
+    INIT(rw, RWLOCK_TAG(rw), rwlock_desc(rw), REAL(pthread_rwlock_init)(rw, attr),
+         rwlock_init_full(rw, attr, CALLER_IP));
 }
 
 ULD_WRAPPER int pthread_rwlock_destroy(pthread_rwlock_t *rw)
 {
-    DESTROY(rw, rwlock_desc(rw), rwlock_locked(rw), REAL(pthread_rwlock_destroy)(rw));
+    DESTROY(rw, RWLOCK_TAG(rw), REAL(pthread_rwlock_destroy)(rw), rwlock_destroy_full(rw, CALLER_IP),
+            rwlock_destroy_failed(rw, f_, CALLER_IP));
 }
 
 ULD_WRAPPER int pthread_rwlock_rdlock(pthread_rwlock_t *rw)
@@ -176,12 +258,12 @@ ULD_WRAPPER int pthread_rwlock_unlock(pthread_rwlock_t *rw)
 
 ULD_WRAPPER int pthread_spin_init(pthread_spinlock_t *s, int pshared)
 {
-    INIT(s, spin_desc(), spin_locked(s), REAL(pthread_spin_init)(s, pshared));
+    INIT_FULL(s, spin_desc(), spin_locked(s), REAL(pthread_spin_init)(s, pshared));
 }
 
 ULD_WRAPPER int pthread_spin_destroy(pthread_spinlock_t *s)
 {
-    DESTROY(s, spin_desc(), spin_locked(s), REAL(pthread_spin_destroy)(s));
+    DESTROY_FULL(s, spin_desc(), spin_locked(s), REAL(pthread_spin_destroy)(s));
 }
 
 ULD_WRAPPER int pthread_spin_lock(pthread_spinlock_t *s)
@@ -209,12 +291,13 @@ ULD_WRAPPER int pthread_spin_unlock(pthread_spinlock_t *s)
 
 int uld_mutex_init_at(pthread_mutex_t *m, const pthread_mutexattr_t *a, uintptr_t ip)
 {
-    INIT(m, mutex_desc(m), mutex_locked(m), REAL(pthread_mutex_init)(m, a));
+    INIT(m, MUTEX_TAG(m), mutex_desc(m), REAL(pthread_mutex_init)(m, a), mutex_init_full(m, a, ip));
 }
 
 int uld_mutex_destroy_at(pthread_mutex_t *m, uintptr_t ip)
 {
-    DESTROY(m, mutex_desc(m), mutex_locked(m), REAL(pthread_mutex_destroy)(m));
+    DESTROY(m, MUTEX_TAG(m), REAL(pthread_mutex_destroy)(m), mutex_destroy_full(m, ip),
+            mutex_destroy_failed(m, f_, ip));
 }
 
 int uld_mutex_lock_at(pthread_mutex_t *m, uintptr_t ip)

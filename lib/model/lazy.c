@@ -20,16 +20,15 @@
 
 #include "lazy.h"
 #include "state.h"
+#include "fastpath.h"
 #include "lock.h"
 #include "tomb.h"
 
-#define PENDING_MAGIC 0x5550000000000000ull /* "UP" in the top bytes; live tags are "ULD" */
-#define PENDING_MASK 0xffff000000000000ull
-#define PENDING_MAX_CLASS 0xffffu
+#define PENDING_MAX_CLASS 0xffffu /* pending tags (lock.h): "UP" above the class index */
 
 static int is_pending(uint64_t tag)
 {
-    return (tag & PENDING_MASK) == PENDING_MAGIC;
+    return uld_tag_is_pending(tag);
 }
 
 static void forget_mine(struct uld_thread *t, uintptr_t addr)
@@ -61,55 +60,41 @@ static int eager(struct uld_thread *t, uintptr_t addr)
  * once keep exact creation-order numbers.  An entry is good while the
  * shared cache's generation is unchanged (a module unload clears sites).
  */
-#define SITE_SLOTS 4
 #define ORD_BLOCK 64
-#define ORD_CONTENDED 8
-struct site_slot {
-    uintptr_t ip;         /* init site; 0: empty */
-    struct uld_class *cls;
-    uint32_t gen;         /* uld_init_sites_gen when filled */
-    uint32_t next, end;   /* ordinals reserved and not handed out yet */
-    uint32_t interleaved; /* takes that found another thread's in between */
-};
-static __thread struct site_slot site_slots[SITE_SLOTS] __attribute__((tls_model("initial-exec")));
-
-static struct site_slot *site_slot_of(uintptr_t ip)
-{
-    return &site_slots[(ip ^ ip >> 4) % SITE_SLOTS];
-}
+#define ORD_CONTENDED ULD_ORD_CONTENDED
 
 /* Fill e for the site ip (another site's, or an older generation's before). */
-static __attribute__((noinline)) int site_fill(struct site_slot *e, uintptr_t ip, uint32_t gen)
+static int site_fill(struct uld_init_site *e, uintptr_t ip, uint32_t gen)
 {
     struct uld_class *c = uld_class_of_init_site(ip);
     if (!c || c->index > PENDING_MAX_CLASS)
         return 0;
-    *e = (struct site_slot){.ip = ip, .cls = c, .gen = gen};
+    *e = (struct uld_init_site){.ip = ip, .cls = c, .gen = gen,
+                                .tag_class = ULD_PENDING_MAGIC | (uint64_t)c->index << 32};
     return 1;
 }
 
-/* Tag the lock at addr pending with its class and ordinal; 0: not a cached site. */
-static inline int tag_pending(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d,
+/*
+ * The rest of uld_lazy_tag_pending (fastpath.h): a site to (re)fill, whose
+ * first ordinal has nothing to be compared with, or a contended site whose
+ * block is used up.
+ */
+int uld_lazy_tag_pending_slow(struct uld_thread *t, uintptr_t addr, uint64_t *tag_word,
                               uintptr_t ip)
 {
-    struct site_slot *e = site_slot_of(ip);
+    struct uld_init_site *e = &t->init_sites[ip % ULD_INIT_SITES];
     uint32_t gen = atomic_load_explicit(&uld_init_sites_gen, memory_order_relaxed);
-    if (unlikely(e->ip != ip || e->gen != gen) && !site_fill(e, ip, gen))
-        return 0;
-    uint32_t ordinal = e->next++;
-    if (ordinal >= e->end) { /* reserve more */
-        uint32_t size = e->interleaved >= ORD_CONTENDED ? ORD_BLOCK : 1;
-        uint32_t first = __atomic_fetch_add(&e->cls->ninstances, size, __ATOMIC_RELAXED) + 1;
-        if (e->end && first != e->end)
-            e->interleaved++;
-        ordinal = first;
-        e->next = first + 1;
-        e->end = first + size;
+    uint32_t ordinal;
+    if (e->ip != ip || e->gen != gen) {
+        if (!site_fill(e, ip, gen))
+            return 0;
+        ordinal = __atomic_fetch_add(&e->cls->ninstances, 1, __ATOMIC_RELAXED) + 1;
+    } else { /* contended: reserve a block */
+        ordinal = __atomic_fetch_add(&e->cls->ninstances, ORD_BLOCK, __ATOMIC_RELAXED) + 1;
+        e->end = ordinal + ORD_BLOCK;
     }
-    uint64_t tag = PENDING_MAGIC | (uint64_t)e->cls->index << 32 | ordinal;
-    __atomic_store_n(d.tag, tag, __ATOMIC_RELAXED);
-    struct uld_pending_init *p = &t->pending[t->pending_next++ % ULD_PENDING_INITS];
-    *p = (struct uld_pending_init){addr, d.tag, tag};
+    e->next = ordinal + 1;
+    uld_lazy_tag_store(t, addr, tag_word, e->tag_class | ordinal);
     return 1;
 }
 
@@ -133,7 +118,7 @@ int uld_lazy_init_quick(uintptr_t addr, struct uld_lockdesc d, uintptr_t ip)
         uld_lockmap_marked(addr))
         return 0;
     uld_busy = 1;
-    int done = tag_pending(t, addr, d, ip);
+    int done = uld_lazy_tag_pending(t, addr, d.tag, ip);
     uld_busy = 0;
     return done;
 }
@@ -143,7 +128,7 @@ int uld_lazy_created(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d
 {
     if (!lazy_kind(d) || t->depth || uld_lock_lookup(addr))
         return eager(t, addr);
-    return tag_pending(t, addr, d, ip) || eager(t, addr);
+    return uld_lazy_tag_pending(t, addr, d.tag, ip) || eager(t, addr);
 }
 
 static struct uld_lock *record_from(uintptr_t addr, uint64_t tag, struct uld_lockdesc d)

@@ -79,6 +79,7 @@ struct uld_waitobj {
     _Atomic int binary;            /* sem: initialised to 1 and never posted by a
                                     * thread that did not take it: a lock while down */
     _Atomic uint32_t wakers[4];    /* serials of the first threads that woke it (wait.c) */
+    _Atomic uint32_t wake_seq;     /* changes at every wake-up: was a waiter woken since? */
     struct uld_barrier *barrier;   /* barriers: the participants' needs (wait.c) */
     struct uld_end_needs *end;     /* a thread's end: its needs not in the graph yet (wait.c) */
     int nneeded;
@@ -133,6 +134,14 @@ static inline uint64_t uld_lock_tag(const struct uld_lock *l)
     return ULD_TAG_MAGIC | l->id;
 }
 
+/* A lock initialised without a record yet (lazy.c): "UP", its class index,
+ * its ordinal. */
+#define ULD_PENDING_MAGIC 0x5550000000000000ull
+static inline int uld_tag_is_pending(uint64_t tag)
+{
+    return tag >> 48 == ULD_PENDING_MAGIC >> 48;
+}
+
 /* lockmap.c: address -> instance.  Lookups are lock-free; the rest needs graph_lock. */
 int uld_lockmap_init(void) ULD_HIDDEN;
 struct uld_lock *uld_lock_lookup(uintptr_t addr) ULD_HIDDEN;
@@ -158,16 +167,15 @@ int uld_lockmap_range_marked(uintptr_t p, size_t n) ULD_HIDDEN;
 #define ULD_GRANULE_SHIFT 2                          /* locks start 4-byte aligned */
 #define ULD_LEAF_SHIFT 30                            /* one leaf bitmap per GiB (32 MiB, sparse) */
 #define ULD_TOP_ENTRIES (1u << (47 - ULD_LEAF_SHIFT)) /* user space on x86_64 */
-extern _Atomic uint64_t *_Atomic *uld_granule_top ULD_HIDDEN;
+extern _Atomic uint64_t *_Atomic uld_granule_top[ULD_TOP_ENTRIES] ULD_HIDDEN;
 
 /* The leaf bitmap that covers addr (NULL: none yet), and addr's bit in it. */
 static inline _Atomic uint64_t *uld_granule_leaf(uintptr_t addr)
 {
     uintptr_t top = addr >> ULD_LEAF_SHIFT;
-    _Atomic uint64_t *_Atomic *dir = atomic_load_explicit(&uld_granule_top, memory_order_relaxed);
-    if (__builtin_expect(!dir || top >= ULD_TOP_ENTRIES, 0))
+    if (__builtin_expect(top >= ULD_TOP_ENTRIES, 0))
         return NULL;
-    return atomic_load_explicit(&dir[top], memory_order_acquire);
+    return atomic_load_explicit(&uld_granule_top[top], memory_order_acquire);
 }
 
 static inline size_t uld_granule_bit(uintptr_t addr)

@@ -40,7 +40,8 @@ static struct map_table *_Atomic table;
 static struct map_table *retired;
 static long live_locks, created_locks;
 static struct uld_lock *free_records;
-_Atomic uint64_t *_Atomic *uld_granule_top; /* lock.h reads it inline */
+/* lock.h reads it inline; static, so that a reader needs no pointer to it first */
+_Atomic uint64_t *_Atomic uld_granule_top[ULD_TOP_ENTRIES];
 static _Atomic uint32_t next_id = 1;
 
 uint32_t uld_next_node_id(void)
@@ -85,9 +86,8 @@ static struct map_table *table_new(size_t nslots)
 
 int uld_lockmap_init(void)
 {
-    uld_granule_top = uld_map(ULD_TOP_ENTRIES * sizeof(*uld_granule_top));
     atomic_store(&table, table_new(MAP_MIN_SLOTS));
-    return uld_granule_top && atomic_load(&table);
+    return atomic_load(&table) != NULL;
 }
 
 struct uld_lock *uld_lock_lookup(uintptr_t addr)
@@ -168,7 +168,7 @@ static _Atomic uint64_t *leaf_of(uintptr_t addr, int create)
 {
     _Atomic uint64_t *leaf = uld_granule_leaf(addr);
     size_t top = (size_t)(addr >> ULD_LEAF_SHIFT);
-    if (!leaf && create && uld_granule_top && top < ULD_TOP_ENTRIES) {
+    if (!leaf && create && top < ULD_TOP_ENTRIES) {
         leaf = uld_map(LEAF_BITS / 8);
         atomic_store_explicit(&uld_granule_top[top], leaf, memory_order_release);
     }

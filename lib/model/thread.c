@@ -209,6 +209,7 @@ int uld_threads_snapshot(struct uld_thread_snap *out, int max)
         s->blocked_on = atomic_load(&t->blocked_on);
         s->blocked_ip = t->blocked_ip;
         s->blocked_since = t->blocked_since;
+        s->blocked_seq = t->blocked_seq;
         int depth = t->depth;
         s->nheld = 0;
         for (int i = 0; i < depth && i < ULD_MAX_HELD && s->nheld < ULD_SNAP_HELD; i++) {

@@ -78,6 +78,23 @@ struct uld_pending_init {
     uint64_t tag;
 };
 
+/*
+ * A call site this thread initialised locks at, with the ordinals it
+ * reserved there (lazy.c: the shared site cache is read once per site and
+ * thread, the class's count once per reservation).
+ */
+#define ULD_INIT_SITES 4
+struct uld_init_site {
+    uintptr_t ip;         /* 0: empty */
+    struct uld_class *cls;
+    uint64_t tag_class;   /* the pending tag's magic and class index, precomputed */
+    uint32_t gen;         /* uld_init_sites_gen when filled */
+    uint32_t next;        /* the ordinal expected from the class's count next, or, once
+                           * contended, the next one of the block reserved up to end */
+    uint32_t end;
+    uint32_t interleaved; /* takes that found another thread's in between */
+};
+
 struct uld_thread {
     int tid;
     uint32_t serial;       /* 1 for the first thread seen, then in creation order */
@@ -101,6 +118,7 @@ struct uld_thread {
     _Atomic uintptr_t blocked_on;
     uint64_t blocked_since;
     uintptr_t blocked_ip;
+    uint32_t blocked_seq;    /* its wait object's wake_seq when the wait began */
     _Atomic uint32_t blocked_stack; /* filled by the thread itself on request */
     uint32_t parent_serial;  /* the thread that created it, 0 if unknown */
     uint32_t created_stack;  /* where it was created */
@@ -110,6 +128,7 @@ struct uld_thread {
     struct uld_thread *next, *prev;
     struct uld_pending_init pending[ULD_PENDING_INITS];
     unsigned pending_next;
+    struct uld_init_site init_sites[ULD_INIT_SITES];
     struct uld_fast fast[ULD_FAST_SLOTS];
     struct uld_held held[ULD_MAX_HELD];
 };
@@ -152,6 +171,7 @@ struct uld_thread_snap {
     int tid;
     uintptr_t blocked_on, blocked_ip;
     uint64_t blocked_since;
+    uint32_t blocked_seq;
     int nheld;
     uintptr_t held[ULD_SNAP_HELD];
     uintptr_t held_ip[ULD_SNAP_HELD];

@@ -26,7 +26,8 @@
     X(dwfl_addrmodule) X(dwfl_begin) X(dwfl_get_debuginfod_client) X(dwfl_getmodules)           \
     X(dwfl_linux_proc_find_elf) X(dwfl_linux_proc_report) X(dwfl_module_addrdie)                \
     X(dwfl_module_addrinfo) X(dwfl_module_build_id) X(dwfl_module_getelf)                       \
-    X(dwfl_module_getsym_info) X(dwfl_module_getsymtab) X(dwfl_module_info)                     \
+    X(dwfl_module_getsym_info) X(dwfl_module_getsymtab) X(dwfl_module_getsymtab_first_global)  \
+    X(dwfl_module_info)                                                                         \
     X(dwfl_module_nextcu) X(dwfl_report_begin) X(dwfl_report_begin_add) X(dwfl_report_end)      \
     X(dwfl_report_module) X(dwfl_standard_find_debuginfo) X(elf_begin) X(elf_cntl) X(elf_end)   \
     X(elf_getphdrnum) X(gelf_getphdr)
@@ -75,6 +76,7 @@ int uld_dw_load(void) ULD_HIDDEN;
 #define dwfl_module_getelf (*uld_dw.dwfl_module_getelf)
 #define dwfl_module_getsym_info (*uld_dw.dwfl_module_getsym_info)
 #define dwfl_module_getsymtab (*uld_dw.dwfl_module_getsymtab)
+#define dwfl_module_getsymtab_first_global (*uld_dw.dwfl_module_getsymtab_first_global)
 #define dwfl_module_info (*uld_dw.dwfl_module_info)
 #define dwfl_module_nextcu (*uld_dw.dwfl_module_nextcu)
 #define dwfl_report_begin (*uld_dw.dwfl_report_begin)

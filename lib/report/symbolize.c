@@ -14,6 +14,7 @@
 #include "model/modules.h"
 #include "base/output.h"
 #include "model/stack.h"
+#include "symindex.h"
 #include "base/uthash_arena.h"
 
 #include <dlfcn.h>
@@ -170,6 +171,7 @@ static int report_modules(int fresh)
             return 0;
         dwfl_report_begin(dwfl);
     } else if (fresh) {
+        uld_symindex_forget_all(); /* modules no longer mapped are freed */
         dwfl_report_begin(dwfl);
     } else {
         dwfl_report_begin_add(dwfl);
@@ -540,7 +542,7 @@ static int resolve(uintptr_t addr, int is_return, struct uld_frame_info *out, in
     }
     GElf_Off off = 0;
     GElf_Sym sym;
-    const char *fn = dwfl_module_addrinfo(m, lookup, &off, &sym, NULL, NULL, NULL);
+    const char *fn = uld_symindex_addrinfo(m, lookup, &off, &sym);
     if (fn) { /* the symbol table's name is qualified and has an offset */
         real->function = maybe_demangle(fn);
         real->fn_offset = (uintptr_t)off + (lookup != addr);
@@ -631,7 +633,7 @@ int uld_symbolize_data(uintptr_t addr, const char **symbol, uintptr_t *offset)
     GElf_Off off = 0;
     GElf_Sym sym;
     allow_debuginfod(1); /* the symbol table may be in a debug file */
-    const char *name = dwfl_module_addrinfo(m, addr, &off, &sym, NULL, NULL, NULL);
+    const char *name = uld_symindex_addrinfo(m, addr, &off, &sym);
     allow_debuginfod(0);
     if (!name || GELF_ST_TYPE(sym.st_info) != STT_OBJECT)
         return 0;
@@ -645,24 +647,7 @@ int uld_symbolize_data(uintptr_t addr, const char **symbol, uintptr_t *offset)
 int uld_symbolize_data_scope(uintptr_t addr, int *local, const char **file)
 {
     Dwfl_Module *m = use_libdw() ? module_of(&addr) : NULL;
-    int n = m ? dwfl_module_getsymtab(m) : -1;
-    const char *last_file = NULL;
-    for (int i = 0; i < n; i++) {
-        GElf_Sym sym;
-        GElf_Addr value;
-        const char *name = dwfl_module_getsym_info(m, i, &sym, &value, NULL, NULL, NULL);
-        if (!name)
-            continue;
-        if (GELF_ST_TYPE(sym.st_info) == STT_FILE)
-            last_file = name;
-        else if (GELF_ST_TYPE(sym.st_info) == STT_OBJECT && addr >= value &&
-                 addr < value + (sym.st_size ? sym.st_size : 1)) {
-            *local = GELF_ST_BIND(sym.st_info) == STB_LOCAL;
-            *file = *local ? last_file : NULL;
-            return 1;
-        }
-    }
-    return 0;
+    return m && uld_symindex_object(m, addr, local, file);
 }
 
 int uld_symbolize_decl_line(uintptr_t addr, int is_return)

@@ -379,6 +379,10 @@ void uld_wait_note_waker(struct uld_lock *w, uint32_t serial)
     struct uld_waitobj *wo = w->wait;
     if (!wo)
         return;
+    /* not an atomic add: concurrent wakers may lose a step, but the value
+     * still moves away from what a waiter saw, which is all it is read for */
+    atomic_store_explicit(&wo->wake_seq, atomic_load_explicit(&wo->wake_seq, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
     for (int i = 0; i < (int)ULD_ARRAY_SIZE(wo->wakers); i++) {
         uint32_t cur = atomic_load_explicit(&wo->wakers[i], memory_order_relaxed);
         if (cur == serial)
@@ -565,11 +569,18 @@ static struct uld_thread_snap *snap_of_serial(int n, uint32_t serial)
 }
 
 /* What s is blocked on: what it said, or a fast-path acquisition (its newest
- * entry, pushed before the real call) of a lock another thread holds. */
+ * entry, pushed before the real call) of a lock another thread holds.  A
+ * waiter whose object was woken since its wait began may just not have run
+ * yet: it waits for nothing then, or, on a condvar, for its mutex back. */
 static uintptr_t snap_blocked_on(int n, struct uld_thread_snap *s)
 {
-    if (s->blocked_on)
-        return s->blocked_on;
+    if (s->blocked_on) {
+        struct uld_lock *w = uld_lock_lookup(s->blocked_on);
+        if (!w || !uld_is_wait_type(w->type) || uld_wait_seq(w) == s->blocked_seq)
+            return s->blocked_on;
+        uintptr_t m = w->type == ULD_TYPE_COND ? atomic_load(&w->wait->bound_mutex) : 0;
+        return m && snap_holding(n, m, s) ? m : 0;
+    }
     if (s->top && !(s->top_mode & ULD_MODE_READ)) {
         for (int i = 0; i < n; i++) {
             if (&to_snaps[i] == s)

@@ -22,6 +22,11 @@ void uld_wait_note_taken(struct uld_lock *l, unsigned subclass, unsigned mode,
 void uld_wait_announced(struct uld_thread *t) ULD_HIDDEN;
 /* thread `serial` woke w (lock-free). */
 void uld_wait_note_waker(struct uld_lock *w, uint32_t serial) ULD_HIDDEN;
+/* w's wake-up sequence, for a waiter to tell later whether it was woken. */
+static inline uint32_t uld_wait_seq(const struct uld_lock *w)
+{
+    return w && w->wait ? atomic_load_explicit(&w->wait->wake_seq, memory_order_relaxed) : 0;
+}
 
 /* check.c, graph_lock held: a wait only other threads can end (record
  * held -> w, search every edge); ending w needs nd (record w -> nd). */

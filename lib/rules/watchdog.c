@@ -16,6 +16,7 @@
 #include "model/state.h"
 #include "report/report.h"
 #include "model/stack.h"
+#include "wait.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -55,6 +56,8 @@ void uld_block_begin(const void *lock, uintptr_t ip)
     struct uld_thread *t = uld_enter();
     if (!t)
         return;
+    /* a wait, not an acquisition: remember how often its object was woken */
+    t->blocked_seq = uld_wait_seq(uld_lock_lookup((uintptr_t)lock));
     uld_block_publish(t, lock, ip);
     uld_leave();
 }
