@@ -20,7 +20,6 @@
 
 #include "lazy.h"
 #include "state.h"
-#include "fastpath.h"
 #include "lock.h"
 #include "tomb.h"
 

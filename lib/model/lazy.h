@@ -32,4 +32,56 @@ static inline int uld_read_is_recursive(const struct uld_lock *l)
 }
 
 
+/*
+ * Lock lifetimes (lazy.c).  A lock initialised by a thread that holds
+ * nothing, at an address where nothing was ever recorded or buried (no
+ * granule bit: so a re-initialisation has nothing to check either), at a
+ * call site whose class is cached, is only a pending tag in its object; a
+ * destroy before its first use only clears that tag.  These are the whole
+ * cost of a lock created and destroyed unused; fastpath.h inlines them
+ * into the interposer's wrappers.
+ */
+#define ULD_ORD_CONTENDED 8 /* see lazy.c: sites whose ordinals are taken in blocks */
+int uld_lazy_tag_pending_slow(struct uld_thread *t, uintptr_t addr, uint64_t *tag_word,
+                              uintptr_t ip) ULD_HIDDEN;
+
+/* Write a pending tag; the thread remembers it for an annotation (lazy.c). */
+static inline __attribute__((always_inline)) void
+uld_lazy_tag_store(struct uld_thread *t, uintptr_t addr, uint64_t *tag_word, uint64_t tag)
+{
+    __atomic_store_n(tag_word, tag, __ATOMIC_RELAXED);
+    struct uld_pending_init *p = &t->pending[t->pending_next++ % ULD_PENDING_INITS];
+    *p = (struct uld_pending_init){addr, tag_word, tag};
+}
+
+/*
+ * Tag the lock at addr pending with its class and ordinal (lazy.c); 0: not
+ * a cached site.  Inline while the thread's slot for the site is good: an
+ * uncontended site takes its ordinal from the class's count (creation
+ * order), a contended one from the block it reserved there.  uld_busy is
+ * set: a signal handler initialising a lock meanwhile must not take from or
+ * refill this thread's site slots.
+ */
+static inline __attribute__((always_inline)) int
+uld_lazy_tag_pending(struct uld_thread *t, uintptr_t addr, uint64_t *tag_word, uintptr_t ip)
+{
+    struct uld_init_site *e = &t->init_sites[ip % ULD_INIT_SITES];
+    if (__builtin_expect(e->ip != ip || e->gen != atomic_load_explicit(&uld_init_sites_gen,
+                                                                       memory_order_relaxed), 0))
+        return uld_lazy_tag_pending_slow(t, addr, tag_word, ip);
+    uint32_t ordinal;
+    if (__builtin_expect(e->interleaved < ULD_ORD_CONTENDED, 1)) {
+        ordinal = __atomic_fetch_add(&e->cls->ninstances, 1, __ATOMIC_RELAXED) + 1;
+        if (__builtin_expect(ordinal != e->next, 0)) /* another thread's in between */
+            e->interleaved++;
+    } else {
+        ordinal = e->next;
+        if (__builtin_expect(ordinal >= e->end, 0))
+            return uld_lazy_tag_pending_slow(t, addr, tag_word, ip);
+    }
+    e->next = ordinal + 1;
+    uld_lazy_tag_store(t, addr, tag_word, e->tag_class | ordinal);
+    return 1;
+}
+
 #endif
