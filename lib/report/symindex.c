@@ -318,7 +318,7 @@ ask_libdw:
 }
 
 /* The same answer as indexed_object, reading the whole table. */
-static int object_by_scan(Dwfl_Module *m, GElf_Addr addr, int *local, const char **file)
+int uld_symindex_object_by_scan(Dwfl_Module *m, GElf_Addr addr, int *local, const char **file)
 {
     int n = dwfl_module_getsymtab(m);
     const char *last_file = NULL;
@@ -344,7 +344,7 @@ static int indexed_object(Dwfl_Module *m, GElf_Addr addr, int *local, const char
 {
     struct sym_index *x = index_of(m);
     if (!x || x->ask_libdw)
-        return object_by_scan(m, addr, local, file);
+        return uld_symindex_object_by_scan(m, addr, local, file);
     const struct sym_entry *a = x->objects, *first = NULL;
     for (size_t j = count_upto(a, x->nobjects, addr); j-- > 0 && a[j].max_end > addr;)
         if (addr < end_of(&a[j], 1) && (!first || a[j].ndx < first->ndx))
@@ -394,7 +394,7 @@ int uld_symindex_object(Dwfl_Module *m, GElf_Addr addr, int *local, const char *
 #ifdef ULD_SYMINDEX_CHECK
     int want_local = 0;
     const char *want_file = NULL;
-    if (object_by_scan(m, addr, &want_local, &want_file) != found ||
+    if (uld_symindex_object_by_scan(m, addr, &want_local, &want_file) != found ||
         (found && (want_local != *local || want_file != *file))) {
         uld_warn("symindex: object scope of %#lx differs from the table scan", (unsigned long)addr);
         uld_abort();

@@ -22,6 +22,11 @@ const char *uld_symindex_addrinfo(Dwfl_Module *m, GElf_Addr addr, GElf_Off *off,
 int uld_symindex_object(Dwfl_Module *m, GElf_Addr addr, int *local, const char **file)
     ULD_HIDDEN;
 
+/* The same answer by reading the whole table in order: what the index
+ * replaces, its fallback, and the unit test's reference. */
+int uld_symindex_object_by_scan(Dwfl_Module *m, GElf_Addr addr, int *local, const char **file)
+    ULD_HIDDEN;
+
 /* Modules are about to be dropped from the session (their pointers may be
  * reused): forget every index. */
 void uld_symindex_forget_all(void) ULD_HIDDEN;

@@ -102,29 +102,6 @@ static void binding_and_enclosing_symbols(void **state)
 
 /* ---- every answer is libdw's ------------------------------------------------ */
 
-/* uld_symbolize_data_scope as it was: the table in order, the first object holding addr. */
-static int object_by_scan(Dwfl_Module *m, GElf_Addr addr, int *local, const char **file)
-{
-    int n = dwfl_module_getsymtab(m);
-    const char *last_file = NULL;
-    for (int i = 0; i < n; i++) {
-        GElf_Sym sym;
-        GElf_Addr value;
-        const char *name = dwfl_module_getsym_info(m, i, &sym, &value, NULL, NULL, NULL);
-        if (!name)
-            continue;
-        if (GELF_ST_TYPE(sym.st_info) == STT_FILE)
-            last_file = name;
-        else if (GELF_ST_TYPE(sym.st_info) == STT_OBJECT && addr >= value &&
-                 addr < value + (sym.st_size ? sym.st_size : 1)) {
-            *local = GELF_ST_BIND(sym.st_info) == STB_LOCAL;
-            *file = *local ? last_file : NULL;
-            return 1;
-        }
-    }
-    return 0;
-}
-
 static void expect_libdw_answer(Dwfl_Module *m, GElf_Addr addr)
 {
     GElf_Off off = 0, want_off = 0;
@@ -138,7 +115,7 @@ static void expect_libdw_answer(Dwfl_Module *m, GElf_Addr addr)
     int local = -1, want_local = -1;
     const char *file = NULL, *want_file = NULL;
     int found = uld_symindex_object(m, addr, &local, &file);
-    if (found != object_by_scan(m, addr, &want_local, &want_file) ||
+    if (found != uld_symindex_object_by_scan(m, addr, &want_local, &want_file) ||
         (found && (local != want_local || file != want_file)))
         fail_msg("%#lx: object scope differs from the table scan", (unsigned long)addr);
 }
