@@ -49,6 +49,7 @@ struct pattern_list {
     char text[2 * ULD_PATH_MAX + sizeof(builtin_globs)];
     const char *glob[128];
     char literal[128][32]; /* a run of the glob that every match contains */
+    uint64_t literal_pairs[128]; /* its character pairs (pairs_of) */
     int n;
 };
 
@@ -89,6 +90,17 @@ static void required_literal(const char *g, char out[32])
     out[best_len] = '\0';
 }
 
+/* The pairs of adjacent characters s holds, hashed into 64 bits: a name
+ * that lacks one of a literal's pairs does not contain the literal. */
+static uint64_t pairs_of(const char *s)
+{
+    uint64_t pairs = 0;
+    const unsigned char *p = (const unsigned char *)s;
+    for (unsigned prev = p[0]; prev && p[1]; prev = *++p)
+        pairs |= 1ull << ((prev * 31u + p[1]) & 63);
+    return pairs;
+}
+
 static void load_patterns(void)
 {
     patterns_ready = 1;
@@ -103,6 +115,7 @@ static void load_patterns(void)
             *end = '\0';
         if (*p) {
             required_literal(p, patterns.literal[patterns.n]);
+            patterns.literal_pairs[patterns.n] = pairs_of(patterns.literal[patterns.n]);
             patterns.glob[patterns.n++] = p;
         }
         if (!end)
@@ -111,10 +124,15 @@ static void load_patterns(void)
     }
 }
 
+/* One pass over the name rules out most literals before strstr reads the
+ * name once per literal (30 of them: a third of the validator's
+ * instructions in a short gdal_translate went to those strstr calls). */
 static int name_is_wrapper(const char *name)
 {
+    uint64_t pairs = pairs_of(name);
     for (int i = 0; i < patterns.n; i++)
-        if (strstr(name, patterns.literal[i]) && uld_glob_match(patterns.glob[i], name))
+        if (!(patterns.literal_pairs[i] & ~pairs) && strstr(name, patterns.literal[i]) &&
+            uld_glob_match(patterns.glob[i], name))
             return 1;
     return 0;
 }
