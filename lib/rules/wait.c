@@ -43,6 +43,7 @@ static char barrier_class_key;
 #define NEEDS_FILTER 64
 #define NEEDS_LIST 64
 #define NEED_STACKS 16
+#define NEED_STACKS_WIDE 256
 #define SINCE_MAX 8
 #define BAR_PARTS 8
 
@@ -64,12 +65,15 @@ struct uld_end_needs {
         struct uld_needed nd;
         uint32_t stack; /* where the thread took it */
     } v[NEEDS_LIST];
-    /* the thread's own: a stack per (class, acquisition site), captured once */
+    /* the thread's own: a stack per (class, acquisition site), captured
+     * once; a thread that takes locks at more sites than the small table
+     * holds gets the wide one (sqlite's threads: 100 to 200 sites, each
+     * evicted site captured again with graph_lock held) */
     struct need_stack {
         const struct uld_class *cls;
         uintptr_t ip;
         uint32_t stack;
-    } stacks[NEED_STACKS];
+    } stacks[NEED_STACKS], *wide;
 };
 
 /* Per thread: lock ids already noted as needed by its end; locks taken
@@ -196,9 +200,12 @@ static int needs_make_room(struct uld_thread *t, struct uld_end_needs *en)
 static uint32_t need_stack(struct uld_end_needs *en, const struct uld_lock *l, uintptr_t ip)
 {
     uintptr_t h = ((uintptr_t)l->cls >> 6) ^ ip ^ (ip >> 9);
-    struct need_stack *s = &en->stacks[h % NEED_STACKS];
+    struct need_stack *s =
+        en->wide ? &en->wide[h % NEED_STACKS_WIDE] : &en->stacks[h % NEED_STACKS];
     if (s->cls == l->cls && s->ip == ip && s->stack)
         return s->stack;
+    if (s->stack && !en->wide && (en->wide = uld_alloc(NEED_STACKS_WIDE * sizeof(*s))))
+        s = &en->wide[h % NEED_STACKS_WIDE];
     int saved = errno;
     uld_mutex_lock(&uld_graph_lock);
     uint32_t id = uld_stack_capture();
@@ -264,6 +271,7 @@ void uld_wait_thread_ends(struct uld_thread *t)
     own_needs = NULL;
     uld_mutex_unlock(&uld_graph_lock);
     uld_report_flush();
+    uld_free(en->wide, NEED_STACKS_WIDE * sizeof(*en->wide));
     uld_free(en, sizeof(*en));
     errno = saved;
 }
