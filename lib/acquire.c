@@ -4,6 +4,7 @@
  * use, and dispatch to the checks (rules/check.c) on a miss.
  */
 #include "entry.h"
+#include "base/tablefull.h"
 
 #include "model/chain.h"
 #include "base/config.h"
@@ -34,7 +35,7 @@ static int tag_matches(const struct uld_lock *l, const uint64_t *tag)
     return __atomic_load_n(tag, __ATOMIC_RELAXED) == uld_lock_tag(l);
 }
 
-void write_tag(struct uld_lock *l, uint64_t *tag)
+void uld_tag_write(struct uld_lock *l, uint64_t *tag)
 {
     __atomic_store_n(tag, uld_lock_tag(l), __ATOMIC_RELAXED);
     l->tagged = 1;
@@ -58,7 +59,7 @@ static struct uld_lock *lock_identity(struct uld_lock *l, uintptr_t addr,
     if (!l)
         l = uld_lock_first_use(addr, d, ip);
     if (l && d.tag && !tag_matches(l, d.tag))
-        write_tag(l, d.tag);
+        uld_tag_write(l, d.tag);
     return l;
 }
 
@@ -82,8 +83,8 @@ static struct uld_lock *lock_get(uintptr_t addr, struct uld_lockdesc d, uintptr_
  * program, untracked.  Cheap unless something was buried near addr or the
  * object carries glibc's destroyed mark.
  */
-int destroyed_lock_use(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d,
-                              int op, uintptr_t ip)
+int uld_destroyed_lock_use(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d,
+                           int op, uintptr_t ip)
 {
     if (d.type > ULD_TYPE_SPIN)
         return 0;
@@ -98,7 +99,10 @@ int destroyed_lock_use(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc
     }
     int saved = errno;
     uld_mutex_lock(&uld_graph_lock);
-    int dead = uld_tomb_use(t, addr, d, op, ip);
+    struct uld_dead_use use;
+    int dead = uld_tomb_use(addr, d, ip, &use);
+    if (use.rec)
+        uld_check_use_after_destroy(t, use.rec, use.id, addr, use.destroy_ip, op, ip);
     uld_mutex_unlock(&uld_graph_lock);
     uld_report_flush();
     errno = saved;
@@ -119,7 +123,7 @@ static void lock_retype(struct uld_lock *l, struct uld_lockdesc d)
 }
 
 /* The record for a lock or wait object of the given type, created if new. */
-struct uld_lock *object_get(uintptr_t addr, struct uld_lockdesc d, uintptr_t ip)
+struct uld_lock *uld_object_get(uintptr_t addr, struct uld_lockdesc d, uintptr_t ip)
 {
     struct uld_lock *l = lock_get(addr, d, ip);
     if (l && unlikely(l->type != d.type || l->flags != d.flags))
@@ -195,7 +199,7 @@ static void validate(struct uld_thread *t, struct uld_lock *l, unsigned subclass
  * claim makes the claim fail at its end, and the acquisition is then
  * validated in full after the fact.  Other threads only ever write `fresh`.
  */
-void fresh_mark(struct uld_thread *t, struct uld_lock *l, struct uld_lockdesc d)
+void uld_fresh_mark(struct uld_thread *t, struct uld_lock *l, struct uld_lockdesc d)
 {
     if ((d.type != ULD_TYPE_MUTEX && d.type != ULD_TYPE_RWLOCK && d.type != ULD_TYPE_SPIN) ||
         t->depth == 0 || t->depth > UINT16_MAX)
@@ -254,14 +258,14 @@ static void report_held_limit(void)
     if (atomic_load_explicit(&reported, memory_order_relaxed) || atomic_exchange(&reported, 1))
         return;
     uld_mutex_lock(&uld_graph_lock);
-    uld_report_limit("held-lock", ULD_MAX_HELD, NULL);
+    uld_table_full("held-lock", ULD_MAX_HELD, NULL);
     uld_mutex_unlock(&uld_graph_lock);
 }
 
 /* The body of an acquisition, for an explicit subclass; uld_busy is set. */
-void begin_acquire(struct uld_thread *t, struct uld_acq *a, uintptr_t addr,
-                          struct uld_lockdesc d, unsigned mode, unsigned subclass,
-                          uintptr_t ip)
+void uld_acquire_prepare(struct uld_thread *t, struct uld_acq *a, uintptr_t addr,
+                         struct uld_lockdesc d, unsigned mode, unsigned subclass,
+                         uintptr_t ip)
 {
     a->thread = t;
     a->addr = addr;
@@ -272,11 +276,11 @@ void begin_acquire(struct uld_thread *t, struct uld_acq *a, uintptr_t addr,
         report_held_limit(); /* once per process, in every output */
         return;
     }
-    if (unlikely(destroyed_lock_use(t, addr, d, ULD_DEAD_LOCK, ip))) {
+    if (unlikely(uld_destroyed_lock_use(t, addr, d, ULD_DEAD_LOCK, ip))) {
         a->action = ACT_NONE;
         return;
     }
-    struct uld_lock *l = object_get(addr, d, ip);
+    struct uld_lock *l = uld_object_get(addr, d, ip);
     if (unlikely(!l)) /* a table is full: this lock goes unchecked */
         return;
     if (unlikely((l->flags & (ULD_LF_RECURSIVE | ULD_LF_READ_RECURSIVE)) ||
@@ -348,7 +352,7 @@ struct acquire_args {
 static void begin_acquire_on_stack(void *arg)
 {
     struct acquire_args *x = arg;
-    begin_acquire(x->t, x->a, x->addr, x->d, x->mode, x->subclass, x->ip);
+    uld_acquire_prepare(x->t, x->a, x->addr, x->d, x->mode, x->subclass, x->ip);
 }
 
 int uld_acquire_begin(struct uld_acq *a, const void *lock, struct uld_lockdesc d,
@@ -369,7 +373,7 @@ int uld_acquire_begin(struct uld_acq *a, const void *lock, struct uld_lockdesc d
         struct acquire_args x = {t, a, addr, d, mode, subclass, ip};
         uld_bigstack_run(begin_acquire_on_stack, &x);
     } else {
-        begin_acquire(t, a, addr, d, mode, subclass, ip);
+        uld_acquire_prepare(t, a, addr, d, mode, subclass, ip);
     }
     if (!(af & ULD_AF_TRY)) /* it may block: the watchdog and kill report see it; acquire_end ends it */
         uld_block_publish(t, lock, ip);
@@ -446,7 +450,7 @@ void uld_acquire_end(struct uld_acq *a, int acquired)
     uld_busy--;
 }
 
-enum uld_owner_hint owner_hint(int owner_tid)
+enum uld_owner_hint uld_owner_hint_of(int owner_tid)
 {
     if (owner_tid == 0)
         return ULD_OWNER_NONE;
@@ -475,13 +479,13 @@ int uld_on_release(const void *lock, struct uld_lockdesc d, int owner_tid, uintp
         uld_leave();
         return 1;
     }
-    if (destroyed_lock_use(t, addr, d, ULD_DEAD_UNLOCK, ip)) {
+    if (uld_destroyed_lock_use(t, addr, d, ULD_DEAD_UNLOCK, ip)) {
         uld_leave();
         return 0;
     }
     int saved = errno;
     uld_mutex_lock(&uld_graph_lock);
-    uld_check_unlock_misuse(t, addr, d, owner_hint(owner_tid), ip);
+    uld_check_unlock_misuse(t, addr, d, uld_owner_hint_of(owner_tid), ip);
     uld_mutex_unlock(&uld_graph_lock);
     uld_report_flush();
     errno = saved;

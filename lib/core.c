@@ -4,10 +4,12 @@
  * destroy, free) and waits.c (condition variables, semaphores, wakers).
  * The global state they share is in model/state.[ch].
  */
+#include "report/symbolize.h"
 #include "entry.h"
 
 #include "model/chain.h"
 #include "base/config.h"
+#include "base/platform.h"
 #include "model/forkset.h"
 #include "base/output.h"
 #include "report/report.h"
@@ -282,4 +284,39 @@ int uld_process_exit(void)
     uld_busy--;
     /* the interposer exits with it: lib/ never calls the wrapped _exit */
     return errors > 0 && uld_config.exitcode != 0 ? (int)uld_config.exitcode : -1;
+}
+
+void uld_set_platform(const struct uld_platform *p)
+{
+    uld_platform = *p;
+}
+
+int uld_kill_report_wanted(void)
+{
+    return atomic_load(&uld_state) == ULD_STATE_READY && uld_config.kill_report;
+}
+
+void uld_kill_report(int sig, int from_self)
+{
+    if (!uld_kill_report_wanted() || atomic_load(&uld_aborting))
+        return;
+    int saved = errno;
+    unsigned was_busy = uld_busy;
+    uld_busy = 1;
+    int queued = uld_check_kill(sig, from_self, was_busy);
+    /* another thread may be printing (and so owe ours): give it a second.
+     * A signal from outside may have interrupted the loader or malloc: then
+     * libdw is used only if an earlier report loaded it.  A self-sent one
+     * (raise, abort) runs where the program called it, and may load it. */
+    uld_dw_forbid_load(!from_self);
+    for (int i = 0; queued && i < 100; i++) {
+        uld_report_flush();
+        if (!uld_report_pending())
+            break;
+        struct timespec ts = {0, 10 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    uld_dw_forbid_load(0);
+    uld_busy = was_busy;
+    errno = saved;
 }

@@ -8,6 +8,7 @@
 #define ULD_CORE_H
 
 #include "fastpath.h"
+#include "hooks.h"
 #include "model/lazy.h"
 #include "model/lock.h"
 #include "model/state.h"

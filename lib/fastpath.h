@@ -16,8 +16,13 @@
 #ifndef ULD_FASTPATH_H
 #define ULD_FASTPATH_H
 
+#include "hooks.h"
+#include "model/chain.h"
 #include "model/lazy.h"
 #include "model/thread.h"
+
+/* The interposer passes its acquisition flags (hooks.h) as the mode. */
+_Static_assert(ULD_AF_READ == ULD_MODE_READ && ULD_AF_TRY == ULD_MODE_TRY, "mode bits");
 
 /* Try the fast path for an acquisition in `mode` (ULD_MODE_*); 1: pushed. */
 static inline __attribute__((always_inline)) int

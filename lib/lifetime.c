@@ -7,6 +7,7 @@
 #include "model/chain.h"
 #include "base/config.h"
 #include "model/forkset.h"
+#include "model/modules.h"
 #include "base/output.h"
 #include "report/report.h"
 #include "model/stack.h"
@@ -48,8 +49,8 @@ void uld_lock_created(const void *lock, struct uld_lockdesc d, uintptr_t ip)
     } else {
         l->misused = (uint8_t)tainted;
         if (d.tag)
-            write_tag(l, d.tag);
-        fresh_mark(t, l, d);
+            uld_tag_write(l, d.tag);
+        uld_fresh_mark(t, l, d);
     }
     uld_mutex_unlock(&uld_graph_lock);
     errno = saved;
@@ -65,7 +66,7 @@ void uld_lock_destroyed(const void *lock, struct uld_lockdesc d, int held_by_any
     struct uld_thread *t = uld_enter();
     if (!t)
         return;
-    if (destroyed_lock_use(t, addr, d, ULD_DEAD_DESTROY, ip)) { /* destroyed twice */
+    if (uld_destroyed_lock_use(t, addr, d, ULD_DEAD_DESTROY, ip)) { /* destroyed twice */
         uld_leave();
         return;
     }
@@ -102,7 +103,7 @@ void uld_lock_destroyed(const void *lock, struct uld_lockdesc d, int held_by_any
 
 /* This thread holds the lock at addr no more (a semaphore's token went back,
  * or the lock was re-initialised under it). */
-void held_drop(struct uld_thread *t, uintptr_t addr)
+void uld_held_drop(struct uld_thread *t, uintptr_t addr)
 {
     int i = uld_held_find(t, addr);
     if (i < 0)
@@ -133,7 +134,7 @@ void uld_lock_reinit_check(const void *lock, int held_by_any, uintptr_t ip)
         /* init unlocks it: this thread holds it no more; another holder's
          * later unlock corrupts the new lock's state (see lock_created) */
         if (mine)
-            held_drop(t, addr);
+            uld_held_drop(t, addr);
         else
             l->misused = ULD_MISUSED_REINIT;
     }
@@ -193,5 +194,32 @@ void uld_range_released(const void *p, size_t n, uintptr_t ip)
     uld_mutex_unlock(&uld_graph_lock);
     uld_report_flush();
     errno = saved;
+    uld_leave();
+}
+
+/* ---- dlclose: what an unload unmapped ends its identities -------------- */
+
+struct uld_modset *uld_modules_before_unload(void)
+{
+    if (!uld_enter())
+        return NULL;
+    struct uld_modset *s = uld_modset_take();
+    uld_leave();
+    return s;
+}
+
+void uld_modules_after_unload(struct uld_modset *s)
+{
+    if (!s)
+        return;
+    if (!uld_enter()) {
+        uld_modset_free(s);
+        return;
+    }
+    uld_mutex_lock(&uld_graph_lock);
+    uld_modset_retire_gone(s);
+    uld_mutex_unlock(&uld_graph_lock);
+    uld_modset_free(s);
+    uld_report_flush();
     uld_leave();
 }

@@ -105,10 +105,10 @@ int uld_cond_wait_begin(struct uld_acq *a, const void *cond, const void *mutex,
     if (!t)
         return 0;
     uintptr_t addr = (uintptr_t)mutex;
-    struct uld_lock *w = object_get((uintptr_t)cond, (struct uld_lockdesc){.type = ULD_TYPE_COND, .flags = 0}, ip);
+    struct uld_lock *w = uld_object_get((uintptr_t)cond, (struct uld_lockdesc){.type = ULD_TYPE_COND, .flags = 0}, ip);
     int i = uld_held_find(t, addr);
     if (i < 0) {
-        if (w && owner_hint(mutex_owner_tid) != ULD_OWNER_SELF)
+        if (w && uld_owner_hint_of(mutex_owner_tid) != ULD_OWNER_SELF)
             report_cond_mismatch(t, w, addr,
                                  "waiting on a condition variable with a mutex this thread "
                                  "does not hold",
@@ -124,7 +124,7 @@ int uld_cond_wait_begin(struct uld_acq *a, const void *cond, const void *mutex,
             check_once(t, w, ULD_MODE_WAIT, ip, uld_check_wait, wait_cacheable(t, w),
                        wait_key_extra(t, w));
     }
-    begin_acquire(t, a, addr, d, h.mode & ULD_MODE_NOCHECK, h.subclass, ip);
+    uld_acquire_prepare(t, a, addr, d, h.mode & ULD_MODE_NOCHECK, h.subclass, ip);
     a->nest = h.nest;
     a->cond = w;
     a->cond_id = w ? w->id : 0;
@@ -173,11 +173,11 @@ void uld_sem_wait_begin(const void *sem, uintptr_t ip)
     struct uld_thread *t = uld_enter();
     if (!t)
         return;
-    struct uld_lock *w = object_get((uintptr_t)sem, sem_lockdesc, ip);
+    struct uld_lock *w = uld_object_get((uintptr_t)sem, sem_lockdesc, ip);
     if (sem_is_binary(w) && uld_held_find(t, (uintptr_t)sem) >= 0) {
         /* we hold its token yet it has one to give: someone else posted it */
         atomic_store(&w->wait->binary, 0);
-        held_drop(t, (uintptr_t)sem);
+        uld_held_drop(t, (uintptr_t)sem);
     }
     if (w && !t->disabled)
         check_once(t, w, ULD_MODE_WAIT, ip, uld_check_wait, wait_cacheable(t, w),
@@ -193,7 +193,7 @@ void uld_sem_acquired(const void *sem, uintptr_t ip)
     struct uld_lock *w = uld_lock_lookup((uintptr_t)sem);
     if (sem_is_binary(w) && uld_held_find(t, (uintptr_t)sem) < 0) {
         struct uld_acq a;
-        begin_acquire(t, &a, (uintptr_t)sem, sem_lockdesc, ULD_MODE_TRY, 0, ip);
+        uld_acquire_prepare(t, &a, (uintptr_t)sem, sem_lockdesc, ULD_MODE_TRY, 0, ip);
         uld_acquire_end(&a, 1);
     }
     t->sem_addr = (uintptr_t)sem; /* after the push: it is not taken "since" itself */
@@ -224,7 +224,7 @@ static uint64_t sem_since_key(const struct uld_thread *t)
 
 static void wake(struct uld_thread *t, const void *obj, int type, uintptr_t ip)
 {
-    struct uld_lock *w = object_get((uintptr_t)obj, (struct uld_lockdesc){.type = (uint8_t)type, .flags = 0}, ip);
+    struct uld_lock *w = uld_object_get((uintptr_t)obj, (struct uld_lockdesc){.type = (uint8_t)type, .flags = 0}, ip);
     /* a post after this thread's own wait also depends on the locks taken
      * since (sem_since_key); a new waker changes the verdict: checked once */
     int after_wait = t->sem_addr == (uintptr_t)obj;
@@ -253,7 +253,7 @@ static void sem_released(struct uld_thread *t, const void *sem)
     struct uld_lock *w = uld_lock_lookup((uintptr_t)sem);
     if (w)
         uld_wait_note_waker(w, t->serial);
-    held_drop(t, (uintptr_t)sem);
+    uld_held_drop(t, (uintptr_t)sem);
     if (t->sem_addr == (uintptr_t)sem)
         t->sem_addr = 0;
 }
@@ -285,5 +285,109 @@ void uld_wake(const void *obj, int type, uintptr_t ip)
         if (sem_is_binary(w))
             atomic_store(&w->wait->binary, 0); /* posted by a non-taker: a signal */
     }
+    uld_leave();
+}
+
+/* ---- joins, barriers, timeouts (the checks are rules/wait.c's) ---------- */
+
+/* Blocked from here until uld_block_end: for the watchdog and the kill-time
+ * report; a wait object's wake count is remembered (rules/wait.h). */
+void uld_block_begin(const void *lock, uintptr_t ip)
+{
+    struct uld_thread *t = uld_enter();
+    if (!t)
+        return;
+    t->blocked_seq = uld_wait_seq(uld_lock_lookup((uintptr_t)lock));
+    uld_block_publish(t, lock, ip);
+    uld_leave();
+}
+
+void uld_block_end(void)
+{
+    struct uld_thread *t = uld_self;
+    if (t && t != ULD_THREAD_DEAD)
+        atomic_store_explicit(&t->blocked_on, 0, memory_order_release);
+}
+
+void uld_join_begin(const void *thread_obj, uintptr_t ip)
+{
+    struct uld_thread *t = uld_enter();
+    if (!t)
+        return;
+    int saved = errno;
+    if (t->depth > 0 && !t->disabled) {
+        uld_mutex_lock(&uld_graph_lock);
+        struct uld_lock *w = uld_lock_lookup((uintptr_t)thread_obj);
+        if (w && w->type == ULD_TYPE_THREAD) {
+            uld_wait_join_holding(t, w, ip);
+            uld_check_wait_on_others(t, w, ip);
+        }
+        uld_mutex_unlock(&uld_graph_lock);
+        uld_report_flush();
+    }
+    errno = saved;
+    uld_leave();
+    uld_block_begin(thread_obj, ip);
+}
+
+void uld_join_end(const void *thread_obj, int joined)
+{
+    uld_block_end();
+    if (!joined)
+        return;
+    struct uld_thread *t = uld_enter();
+    if (!t)
+        return;
+    int saved = errno;
+    uld_mutex_lock(&uld_graph_lock);
+    struct uld_lock *w = uld_lock_lookup((uintptr_t)thread_obj);
+    if (w && w->type == ULD_TYPE_THREAD)
+        uld_lock_forget(w); /* the thread is gone; its descriptor may be reused */
+    uld_mutex_unlock(&uld_graph_lock);
+    errno = saved;
+    uld_leave();
+}
+
+void uld_barrier_wait_begin(const void *obj, uintptr_t ip)
+{
+    struct uld_thread *t = uld_enter();
+    if (!t)
+        return;
+    int saved = errno;
+    if (!t->disabled) {
+        uld_mutex_lock(&uld_graph_lock);
+        uld_wait_barrier_arrive(t, obj, ip);
+        uld_mutex_unlock(&uld_graph_lock);
+        uld_report_flush();
+    }
+    errno = saved;
+    uld_leave();
+    uld_block_begin(obj, ip);
+}
+
+void uld_barrier_wait_end(const void *obj)
+{
+    (void)obj;
+    uld_block_end();
+    struct uld_thread *t = uld_enter();
+    if (!t)
+        return;
+    uld_wait_barrier_passed(t);
+    uld_leave();
+}
+
+void uld_wait_timed_out(const void *obj, uintptr_t ip)
+{
+    struct uld_thread *t = uld_enter();
+    if (!t)
+        return;
+    int saved = errno;
+    if (!t->disabled) {
+        uld_mutex_lock(&uld_graph_lock);
+        uld_check_timeout(t, (uintptr_t)obj, ip);
+        uld_mutex_unlock(&uld_graph_lock);
+        uld_report_flush();
+    }
+    errno = saved;
     uld_leave();
 }

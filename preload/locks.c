@@ -7,13 +7,10 @@
 #include "glibc.h"
 #include "real.h"
 
-#include "../lib/model/chain.h"
 #include "../lib/fastpath.h"
 
 #include <errno.h>
 
-/* The acquisition flags double as the validator's mode bits. */
-_Static_assert(ULD_AF_READ == ULD_MODE_READ && ULD_AF_TRY == ULD_MODE_TRY, "mode bits");
 #define MUTEX_TAG(m) (uld_lock_tags ? mutex_tag(m) : NULL)
 #define RWLOCK_TAG(rw) (uld_lock_tags ? rwlock_tag(rw) : NULL)
 

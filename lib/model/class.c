@@ -6,9 +6,9 @@
  * back.  Protected by graph_lock.
  */
 #include "base/config.h"
+#include "base/tablefull.h"
 #include "lock.h"
 #include "modules.h"
-#include "report/report.h"
 #include "stack.h"
 
 #include <link.h>
@@ -108,7 +108,7 @@ struct uld_class *uld_class_get(uintptr_t key, unsigned subclass, int kind,
         return c;
     }
     if (nclasses >= uld_config.max_classes) {
-        uld_report_limit("lock-class", uld_config.max_classes, "max_classes");
+        uld_table_full("lock-class", uld_config.max_classes, "max_classes");
         return NULL;
     }
     c = uld_alloc(sizeof(*c));

@@ -7,7 +7,7 @@
  * whose class is known (class.c's site cache), by a thread holding no lock
  * (so nothing about the lock's birth needs remembering, see "fresh" in
  * core.c), makes no record: the lock's class index and instance ordinal go
- * into its identity tag word (hooks.h) as a pending tag, for one atomic add
+ * into its identity tag word (locktype.h) as a pending tag, for one atomic add
  * on the class's instance count.  The first acquisition or unlock (which
  * see the tag) or an annotation by the initialising thread (which does not
  * know where the tag is: the thread remembers its last few pending inits)

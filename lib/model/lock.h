@@ -7,7 +7,7 @@
 #define ULD_LOCK_H
 
 #include "graph.h"
-#include "hooks.h"
+#include "locktype.h"
 
 enum uld_site_kind {
     ULD_SITE_STATIC,      /* a static/global variable never passed to init */
@@ -99,7 +99,7 @@ struct uld_lock {
     uint8_t site_kind;      /* enum uld_site_kind */
     uint8_t is_static;      /* lives in a loaded object's data: named by its symbol;
                              * ULD_STATIC_UNKNOWN until a report needs it (lockmap.c) */
-    uint8_t tagged : 1;     /* its identity was written into the object (see hooks.h) */
+    uint8_t tagged : 1;     /* its identity was written into the object (see locktype.h) */
     uint8_t misused : 2;    /* ULD_MISUSED_*: a reported misuse may have left the
                              * object's own state (owner, readers) corrupt */
     _Atomic uint8_t fresh;  /* ULD_FRESH_*: written by other threads, hence not in the union */
@@ -224,9 +224,6 @@ struct uld_class *uld_class_of_init_site(uintptr_t ip) ULD_HIDDEN;
 void uld_class_remember_init_site(uintptr_t ip, struct uld_class *c) ULD_HIDDEN;
 /* Changes whenever cached init sites are dropped (lazy.c keeps per-thread copies). */
 extern _Atomic uint32_t uld_init_sites_gen ULD_HIDDEN;
-/* The frame that names an init class: its key, or a chain key's outermost
- * frame in the site's module (naming.c: report time only). */
-uintptr_t uld_init_class_site(uintptr_t key, uint32_t site_stack) ULD_HIDDEN;
 /* A class by its index, NULL if there is none; lock-free. */
 struct uld_class *uld_class_by_index(uint32_t index) ULD_HIDDEN;
 /* Every class, for dumps (graph_lock held). */

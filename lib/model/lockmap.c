@@ -13,9 +13,9 @@
  * releases contains locks, and forgetting a lock clears its own bit.
  */
 #include "base/config.h"
+#include "base/tablefull.h"
 #include "lock.h"
 #include "state.h"
-#include "report/report.h"
 #include "stack.h"
 #include "symranges.h"
 #include "tomb.h"
@@ -432,7 +432,7 @@ int uld_lock_is_static(struct uld_lock *l)
 static int room_for_one(void)
 {
     if (live_locks >= uld_config.max_locks) {
-        uld_report_limit("lock", uld_config.max_locks, "max_locks");
+        uld_table_full("lock", uld_config.max_locks, "max_locks");
         return 0;
     }
     return table_make_room();

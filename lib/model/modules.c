@@ -24,10 +24,10 @@
  * written under graph_lock, published with a release store of the count.
  */
 #include "base/config.h"
+#include "base/tablefull.h"
 #include "state.h"
 #include "lock.h"
 #include "modules.h"
-#include "report/report.h"
 #include "symranges.h"
 
 #include <elf.h>
@@ -142,7 +142,7 @@ static int snapshot_one(struct dl_phdr_info *info, size_t size, void *arg)
     return 0;
 }
 
-static void modset_free(struct uld_modset *s)
+void uld_modset_free(struct uld_modset *s)
 {
     for (int i = 0; i < s->n; i++)
         if (s->e[i].path)
@@ -150,10 +150,8 @@ static void modset_free(struct uld_modset *s)
     uld_free(s, sizeof(*s) + (size_t)s->cap * sizeof(s->e[0]));
 }
 
-struct uld_modset *uld_modules_before_unload(void)
+struct uld_modset *uld_modset_take(void)
 {
-    if (!uld_enter())
-        return NULL;
     int n = 0;
     dl_iterate_phdr(count_one, &n);
     struct uld_modset *s = uld_alloc(sizeof(*s) + (size_t)(n + 8) * sizeof(s->e[0]));
@@ -161,7 +159,6 @@ struct uld_modset *uld_modules_before_unload(void)
         s->cap = n + 8;
         dl_iterate_phdr(snapshot_one, s);
     }
-    uld_leave();
     return s;
 }
 
@@ -199,7 +196,7 @@ static int new_record(const struct mod_entry *e)
 {
     unsigned i = atomic_load_explicit(&nrecords, memory_order_relaxed);
     if (i >= ULD_MAX_UNLOADED) {
-        uld_report_limit("unloaded-module", ULD_MAX_UNLOADED, NULL);
+        uld_table_full("unloaded-module", ULD_MAX_UNLOADED, NULL);
         return -1;
     }
     struct uld_unloaded *r = uld_alloc(sizeof(*r));
@@ -230,15 +227,8 @@ static void retire(const struct mod_entry *e)
     atomic_store_explicit(&nrecords, (unsigned)index + 1, memory_order_release);
 }
 
-void uld_modules_after_unload(struct uld_modset *s)
+void uld_modset_retire_gone(struct uld_modset *s)
 {
-    if (!s)
-        return;
-    if (!uld_enter()) {
-        modset_free(s);
-        return;
-    }
-    uld_mutex_lock(&uld_graph_lock);
     for (int i = 0; i < s->n; i++) {
         struct presence p = {&s->e[i], 0, 0};
         dl_iterate_phdr(find_one, &p);
@@ -247,10 +237,6 @@ void uld_modules_after_unload(struct uld_modset *s)
         if (!p.found && !p.overlapped)
             retire(&s->e[i]);
     }
-    uld_mutex_unlock(&uld_graph_lock);
-    modset_free(s);
-    uld_report_flush();
-    uld_leave();
 }
 
 /* ---- the same file loaded again ------------------------------------------ */

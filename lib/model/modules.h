@@ -64,6 +64,15 @@ const struct uld_unloaded *uld_unloaded_covering(uintptr_t a) ULD_HIDDEN;
 int uld_unloaded_earlier_keys(uintptr_t key, int (*fn)(uintptr_t old_key, void *), void *arg)
     ULD_HIDDEN;
 
+/*
+ * Around a dlclose (lifetime.c): the loaded objects before it, then, under
+ * graph_lock, the identities of those it unmapped are retired.
+ */
+struct uld_modset;
+struct uld_modset *uld_modset_take(void) ULD_HIDDEN;
+void uld_modset_retire_gone(struct uld_modset *s) ULD_HIDDEN;
+void uld_modset_free(struct uld_modset *s) ULD_HIDDEN;
+
 /* Retiring what lived in [lo, hi) at an unload (graph_lock held). */
 void uld_class_retire_range(uintptr_t lo, uintptr_t hi, unsigned index) ULD_HIDDEN;
 void uld_stack_retire_range(uintptr_t lo, uintptr_t hi, unsigned index) ULD_HIDDEN;

@@ -28,6 +28,11 @@ extern int uld_forked_child;
 extern pthread_key_t uld_thread_key ULD_HIDDEN;
 struct uld_thread *uld_thread_attach(void) ULD_HIDDEN;
 void uld_signal_thread_init(struct uld_thread *t) ULD_HIDDEN; /* signal.c */
+/* signal.c: fold t's handler and mask into its chain-key context (sigctx). */
+void uld_sigctx_update(struct uld_thread *t) ULD_HIDDEN;
+/* signal.c: back to the context handler frame `depth` interrupted (the
+ * frames above it are gone too). */
+void uld_sigframe_pop_to(struct uld_thread *t, int depth) ULD_HIDDEN;
 
 /* Enter the validator; NULL means "pass through". Pair with uld_leave(). */
 static inline struct uld_thread *uld_enter(void)

@@ -12,7 +12,7 @@
  *   mutex     glibc's own mark: destroy sets __kind to -1, and every way of
  *             making a mutex again (init, PTHREAD_MUTEX_INITIALIZER, a
  *             std::mutex built there) writes another kind;
- *   rwlock    the identity tag (hooks.h) still in the object: a rwlock built
+ *   rwlock    the identity tag (locktype.h) still in the object: a rwlock built
  *             again through its static initialiser has lost it; without a
  *             tag (process-shared, lock_tags=0) the address alone;
  *   spinlock  the address alone (a spinlock is made only by pthread_spin_init,
@@ -26,10 +26,10 @@
  * mark, without the place of its destroy.
  */
 #include "base/config.h"
+#include "base/tablefull.h"
 #include "lazy.h"
 #include "state.h"
 #include "lock.h"
-#include "report/report.h"
 #include "stack.h"
 #include "tomb.h"
 
@@ -116,7 +116,7 @@ static int make_room(void)
 static struct tomb *tomb_insert(uintptr_t addr)
 {
     if (used >= (size_t)uld_config.max_tombstones) {
-        uld_report_limit("tombstone", uld_config.max_tombstones, "max_tombstones");
+        uld_table_full("tombstone", uld_config.max_tombstones, "max_tombstones");
         return NULL;
     }
     if (!make_room())
@@ -178,9 +178,9 @@ static int still_destroyed(const struct tomb *tb, struct uld_lockdesc d)
     return 1;
 }
 
-int uld_tomb_use(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d, int op,
-                 uintptr_t ip)
+int uld_tomb_use(uintptr_t addr, struct uld_lockdesc d, uintptr_t ip, struct uld_dead_use *out)
 {
+    out->rec = NULL;
     if (d.type != ULD_TYPE_MUTEX && d.type != ULD_TYPE_RWLOCK && d.type != ULD_TYPE_SPIN)
         return 0;
     struct tomb *tb = tomb_find(addr);
@@ -197,7 +197,7 @@ int uld_tomb_use(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d, in
         struct uld_lock *l = uld_lock_first_use(addr, d, ip);
         if (!l)
             return 1;
-        uld_check_use_after_destroy(t, l, l->id, addr, 0, op, ip);
+        *out = (struct uld_dead_use){l, l->id, 0};
         uld_tomb_bury(l, addr, d, 0);
         if ((tb = tomb_find(addr)))
             tb->reported = 1;
@@ -207,7 +207,7 @@ int uld_tomb_use(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d, in
         tb->reported = 1;
         if (tb->rec->is_static == ULD_STATIC_UNKNOWN) /* its address is gone from the record */
             tb->rec->is_static = (uint8_t)uld_addr_is_static(addr);
-        uld_check_use_after_destroy(t, tb->rec, tb->id, addr, tb->ip, op, ip);
+        *out = (struct uld_dead_use){tb->rec, tb->id, tb->ip};
     }
     return 1;
 }

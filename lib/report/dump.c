@@ -17,6 +17,7 @@
  * Edges are copied under graph_lock, then named and written without it,
  * since symbolisation may allocate.  dump state: report_lock.
  */
+#include "symbolize.h"
 #include "base/config.h"
 #include "model/modules.h"
 #include "dump.h"

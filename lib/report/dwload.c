@@ -7,6 +7,7 @@
  * initialisers pass straight through and never enter the host's graphs.
  */
 #define ULD_DWLOAD_IMPL
+#include "symbolize.h"
 #include "dwload.h"
 
 #include "model/stack.h"

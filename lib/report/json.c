@@ -2,6 +2,7 @@
  * json.c - one JSON object per report (JSON Lines), the format CI tools and
  * the test suite read; see docs/reports.md.  Called under the report lock.
  */
+#include "symbolize.h"
 #include "model/chain.h"
 #include "model/graph.h"
 #include "model/lock.h"

@@ -7,6 +7,7 @@
  * when a lock is taken; callers hold the report lock (or are the exit-time
  * dump), which also protects the caches below.
  */
+#include "symbolize.h"
 #include "base/config.h"
 #include "model/lock.h"
 #include "model/modules.h"

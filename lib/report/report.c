@@ -9,6 +9,7 @@
  * lock this thread holds).  Output is written with write(2) from a buffer of
  * our own: no stdio, no locale.
  */
+#include "symbolize.h"
 #include "report.h"
 
 #include "model/chain.h"
@@ -17,11 +18,11 @@
 #include "base/config.h"
 #include "model/modules.h"
 #include "model/graph.h"
-#include "hooks.h"
 #include "base/output.h"
 #include "model/lock.h"
 #include "model/stack.h"
 #include "base/suppress.h"
+#include "base/tablefull.h"
 #include "model/thread.h"
 #include "base/uthash_arena.h"
 
@@ -46,7 +47,6 @@ static struct seen_key *seen;
 static _Atomic long nerrors, nwarnings, nsuppressed; /* as printed */
 static struct uld_suppression *suppressions;
 static char *emit_buf;
-static const char *limits_reported[8];
 static _Atomic int summary_printed;
 
 static const char *const kind_names[ULD_R_KINDS] = {
@@ -333,21 +333,24 @@ void uld_report_submit(struct uld_report *r, uint64_t key)
     while (!atomic_compare_exchange_weak(&pending, &head, r));
 }
 
-void uld_report_limit(const char *table, long limit, const char *option)
+/* A table announced full (base/tablefull.h): one warning per table. */
+static void report_table_full(const struct uld_table_full *f)
 {
-    size_t i;
-    for (i = 0; i < ULD_ARRAY_SIZE(limits_reported) && limits_reported[i]; i++)
-        if (!strcmp(limits_reported[i], table))
-            return;
-    if (i < ULD_ARRAY_SIZE(limits_reported))
-        limits_reported[i] = table;
     struct uld_report *r = uld_report_new(ULD_R_LIMIT);
     if (!r)
         return;
     uld_snprintf(r->detail, sizeof(r->detail),
-                 "the %s table is full (%ld entries); new ones are not recorded%s%s", table,
-                 limit, option ? ", raise " : "", option ? option : "");
-    uld_report_submit(r, (uint64_t)(uintptr_t)table);
+                 "the %s table is full (%ld entries); new ones are not recorded%s%s", f->table,
+                 f->limit, f->option ? ", raise " : "", f->option ? f->option : "");
+    uld_report_submit(r, (uint64_t)(uintptr_t)f->table);
+}
+
+/* Out of line: flushes run after every slow path and must stay cheap. */
+static __attribute__((noinline)) void queue_tables_full(void)
+{
+    struct uld_table_full full;
+    while (uld_table_full_take(&full))
+        report_table_full(&full);
 }
 
 static void emit_json(int fd, const struct uld_report *r, const char *text,
@@ -479,13 +482,15 @@ void uld_report_flush(void)
      * is about to hang, leave the reports to the next flush outside a handler. */
     if (uld_in_signal_handler() && !pending_urgent())
         return;
+    if (unlikely(uld_table_full_pending()))
+        queue_tables_full();
     if (atomic_load(&pending) || uld_graph_dump_due()) /* reports, or new edges to append */
         uld_bigstack_run(flush_on_stack, NULL);
 }
 
 int uld_report_pending(void)
 {
-    return atomic_load(&pending) != NULL;
+    return atomic_load(&pending) != NULL || uld_table_full_pending();
 }
 
 void uld_report_lock_for_fork(int lock)

@@ -124,8 +124,10 @@ void uld_report_after_fork_child(void) ULD_HIDDEN;
 void uld_report_summary(void) ULD_HIDDEN; /* one line at exit */
 const char *uld_report_kind_name(int kind) ULD_HIDDEN;
 int uld_report_kind_is_error(int kind) ULD_HIDDEN;
-/* One limit-reached warning per table (graph_lock held). */
-void uld_report_limit(const char *table, long limit, const char *option) ULD_HIDDEN;
+
+/* naming.c: the frame that names an init class: its key, or a chain key's
+ * outermost frame in the site's module. */
+uintptr_t uld_init_class_site(uintptr_t key, uint32_t site_stack) ULD_HIDDEN;
 
 /* report_text.c: the human layout; one line for verbosity=0 */
 void uld_report_render_text(struct uld_buf *b, const struct uld_report *r) ULD_HIDDEN;

@@ -4,6 +4,7 @@
  * cycle, the chain with a stack per dependency, the unsafe scenario, the
  * held locks, a legend of locks and threads.  Runs under the report lock.
  */
+#include "symbolize.h"
 #include "report.h"
 
 #include "model/chain.h"

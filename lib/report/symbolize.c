@@ -9,6 +9,7 @@
  * which may have interrupted malloc) nothing allocates: code addresses get
  * their module and offset from dl_iterate_phdr, data addresses no names.
  */
+#include "symbolize.h"
 #include "base/config.h"
 #include "dwload.h"
 #include "model/modules.h"

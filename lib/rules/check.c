@@ -6,6 +6,7 @@
  * builds report snapshots; printing happens after graph_lock is dropped.
  */
 #include "model/chain.h"
+#include "base/tablefull.h"
 #include <string.h>
 #include "base/config.h"
 #include "rules.h"
@@ -344,7 +345,7 @@ static void check_cycle(struct order_ctx *c, struct uld_graph *g, struct uld_edg
     struct uld_edge *path[ULD_MAX_CYCLE];
     if (!c->reach_done) {
         if (uld_bfs_reach(e->to, c->x_rread) < 0)
-            uld_report_limit("cycle-search queue", ULD_BFS_QUEUE, NULL);
+            uld_table_full("cycle-search queue", ULD_BFS_QUEUE, NULL);
         c->reach_done = 1;
     }
     int n = uld_bfs_closes(e->to, e->from, from_shared, path, ULD_MAX_CYCLE);
@@ -371,7 +372,7 @@ static void add_dependency(struct order_ctx *c, struct uld_graph *g, struct uld_
     unsigned type = uld_dep_type(h->mode & ULD_MODE_READ, c->x_rread);
     enum uld_edge_change ch = uld_graph_add(g, from, to, type, gates, ngates, &e);
     if (ch == ULD_EDGE_FULL) {
-        uld_report_limit("dependency-edge", uld_config.max_edges, "max_edges");
+        uld_table_full("dependency-edge", uld_config.max_edges, "max_edges");
         return;
     }
     if (ch == ULD_EDGE_NEW || ch == ULD_EDGE_NEW_TYPE) {
@@ -770,7 +771,7 @@ static void add_wake_dependency(struct uld_thread *t, struct uld_lock *w,
                                             uld_lock_node(nd->lock, nd->subclass),
                                             uld_dep_type(0, rread), NULL, 0, &e);
     if (ch == ULD_EDGE_FULL) {
-        uld_report_limit("dependency-edge", uld_config.max_edges, "max_edges");
+        uld_table_full("dependency-edge", uld_config.max_edges, "max_edges");
         return;
     }
     if (ch == ULD_EDGE_NEW) {
@@ -806,7 +807,7 @@ void uld_check_needs(struct uld_thread *t, struct uld_lock *w, const struct uld_
                                             uld_lock_node(nd->lock, nd->subclass),
                                             uld_dep_type(0, rread), NULL, 0, &e);
     if (ch == ULD_EDGE_FULL) {
-        uld_report_limit("dependency-edge", uld_config.max_edges, "max_edges");
+        uld_table_full("dependency-edge", uld_config.max_edges, "max_edges");
         return;
     }
     if (ch == ULD_EDGE_NEW) {

@@ -7,6 +7,7 @@
 
 #include "model/lock.h"
 #include "model/thread.h"
+#include "base/platform.h"
 
 /* Who holds a lock that the releasing thread does not hold. */
 enum uld_owner_hint {
@@ -16,8 +17,9 @@ enum uld_owner_hint {
     ULD_OWNER_UNKNOWN,
 };
 
-extern struct uld_platform uld_platform ULD_HIDDEN;
+extern struct uld_platform uld_platform ULD_HIDDEN; /* watchdog.c */
 void uld_watchdog_start(void) ULD_HIDDEN;
+int uld_check_kill(int sig, int from_self, unsigned was_busy) ULD_HIDDEN;
 /* watchdog.c: t is about to block on lock (no validator entry of its own). */
 void uld_block_publish(struct uld_thread *t, const void *lock, uintptr_t ip) ULD_HIDDEN;
 
@@ -41,6 +43,11 @@ void uld_check_reinit_held(struct uld_thread *t, struct uld_lock *l, int held_el
                            uintptr_t ip) ULD_HIDDEN;
 void uld_check_cond_destroy_waiters(struct uld_thread *t, struct uld_lock *cond, int waiters,
                                     uintptr_t ip) ULD_HIDDEN;
+/* A lock call (enum uld_dead_op) on a destroyed lock: rec is its retired
+ * record, named with the id and address it had (model/tomb.h). */
+void uld_check_use_after_destroy(struct uld_thread *t, struct uld_lock *rec, uint32_t id,
+                                 uintptr_t addr, uintptr_t destroy_ip, int op,
+                                 uintptr_t ip) ULD_HIDDEN;
 void uld_check_destroy_held(struct uld_thread *t, struct uld_lock *l, uintptr_t addr,
                             int held_elsewhere, int freed, uintptr_t ip) ULD_HIDDEN;
 void uld_check_assert_held(struct uld_thread *t, uintptr_t addr, uintptr_t ip) ULD_HIDDEN;

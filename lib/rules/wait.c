@@ -331,7 +331,7 @@ void uld_wait_announced(struct uld_thread *t)
 /* A join holding locks: the thread's noted needs become edges first, so
  * the search from the join sees them, and the thread records later ones
  * itself.  graph_lock held. */
-static void join_waits_holding(struct uld_thread *t, struct uld_lock *w, uintptr_t ip)
+void uld_wait_join_holding(struct uld_thread *t, struct uld_lock *w, uintptr_t ip)
 {
     struct uld_end_needs *en = w->wait ? w->wait->end : NULL;
     if (!en)
@@ -339,45 +339,6 @@ static void join_waits_holding(struct uld_thread *t, struct uld_lock *w, uintptr
     atomic_store(&en->waited, 1);
     atomic_thread_fence(memory_order_seq_cst); /* see struct uld_end_needs */
     needs_record(t, w, en, 0, ip);
-}
-
-void uld_join_begin(const void *thread_obj, uintptr_t ip)
-{
-    struct uld_thread *t = uld_enter();
-    if (!t)
-        return;
-    int saved = errno;
-    if (t->depth > 0 && !t->disabled) {
-        uld_mutex_lock(&uld_graph_lock);
-        struct uld_lock *w = uld_lock_lookup((uintptr_t)thread_obj);
-        if (w && w->type == ULD_TYPE_THREAD) {
-            join_waits_holding(t, w, ip);
-            uld_check_wait_on_others(t, w, ip);
-        }
-        uld_mutex_unlock(&uld_graph_lock);
-        uld_report_flush();
-    }
-    errno = saved;
-    uld_leave();
-    uld_block_begin(thread_obj, ip);
-}
-
-void uld_join_end(const void *thread_obj, int joined)
-{
-    uld_block_end();
-    if (!joined)
-        return;
-    struct uld_thread *t = uld_enter();
-    if (!t)
-        return;
-    int saved = errno;
-    uld_mutex_lock(&uld_graph_lock);
-    struct uld_lock *w = uld_lock_lookup((uintptr_t)thread_obj);
-    if (w && w->type == ULD_TYPE_THREAD)
-        uld_lock_forget(w); /* the thread is gone; its descriptor may be reused */
-    uld_mutex_unlock(&uld_graph_lock);
-    errno = saved;
-    uld_leave();
 }
 
 /* ---- who woke a wait object ----------------------------------------------- */
@@ -518,40 +479,22 @@ static void barrier_arrive(struct uld_thread *t, struct uld_lock *b, uintptr_t i
     }
 }
 
-void uld_barrier_wait_begin(const void *obj, uintptr_t ip)
+void uld_wait_barrier_arrive(struct uld_thread *t, const void *obj, uintptr_t ip)
 {
-    struct uld_thread *t = uld_enter();
-    if (!t)
-        return;
-    int saved = errno;
-    if (!t->disabled) {
-        uld_mutex_lock(&uld_graph_lock);
-        struct uld_lock *b = uld_lock_lookup((uintptr_t)obj);
-        if (!b)
-            b = uld_lock_create((uintptr_t)obj, (struct uld_lockdesc){.type = ULD_TYPE_BARRIER},
-                                ULD_SITE_FIRST_USE, ip, &barrier_class_key);
-        if (b && b->type == ULD_TYPE_BARRIER)
-            barrier_arrive(t, b, ip);
-        uld_mutex_unlock(&uld_graph_lock);
-        uld_report_flush();
-    }
-    errno = saved;
-    uld_leave();
-    uld_block_begin(obj, ip);
+    struct uld_lock *b = uld_lock_lookup((uintptr_t)obj);
+    if (!b)
+        b = uld_lock_create((uintptr_t)obj, (struct uld_lockdesc){.type = ULD_TYPE_BARRIER},
+                            ULD_SITE_FIRST_USE, ip, &barrier_class_key);
+    if (b && b->type == ULD_TYPE_BARRIER)
+        barrier_arrive(t, b, ip);
 }
 
-void uld_barrier_wait_end(const void *obj)
+void uld_wait_barrier_passed(struct uld_thread *t)
 {
-    (void)obj;
-    uld_block_end();
-    struct uld_thread *t = uld_enter();
-    if (!t)
-        return;
     /* a new round: what it takes to arrive next time starts now, and the
      * memo is emptied so each lock's next acquisition is seen again */
     nsince = 0;
     memset(t->fast, 0, sizeof(t->fast));
-    uld_leave();
 }
 
 /* ---- timeouts that broke a deadlock ------------------------------------- */
@@ -661,7 +604,7 @@ static void report_timeout(struct uld_thread *t, struct uld_lock *x, struct uld_
  * only t can provide (a lock t holds, a wait object only t ever woke, t's
  * end), the two would have hung forever: the timeout broke a deadlock.
  */
-static void check_timeout(struct uld_thread *t, uintptr_t obj, uintptr_t ip)
+void uld_check_timeout(struct uld_thread *t, uintptr_t obj, uintptr_t ip)
 {
     struct uld_lock *x = uld_lock_lookup(obj);
     if (!x || x->type == ULD_TYPE_BARRIER)
@@ -692,20 +635,4 @@ static void check_timeout(struct uld_thread *t, uintptr_t obj, uintptr_t ip)
             return;
         }
     }
-}
-
-void uld_wait_timed_out(const void *obj, uintptr_t ip)
-{
-    struct uld_thread *t = uld_enter();
-    if (!t)
-        return;
-    int saved = errno;
-    if (!t->disabled) {
-        uld_mutex_lock(&uld_graph_lock);
-        check_timeout(t, (uintptr_t)obj, ip);
-        uld_mutex_unlock(&uld_graph_lock);
-        uld_report_flush();
-    }
-    errno = saved;
-    uld_leave();
 }

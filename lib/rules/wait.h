@@ -30,6 +30,15 @@ static inline uint32_t uld_wait_seq(const struct uld_lock *w)
 
 /* check.c, graph_lock held: a wait only other threads can end (record
  * held -> w, search every edge); ending w needs nd (record w -> nd). */
+/* graph_lock held, for the entry points in waits.c: */
+/* A join holding locks: the joined thread's noted needs become edges. */
+void uld_wait_join_holding(struct uld_thread *t, struct uld_lock *w, uintptr_t ip) ULD_HIDDEN;
+/* t arrives at the barrier at obj (its record made at first use). */
+void uld_wait_barrier_arrive(struct uld_thread *t, const void *obj, uintptr_t ip) ULD_HIDDEN;
+/* A timed wait on obj expired: did the timeout break a deadlock? */
+void uld_check_timeout(struct uld_thread *t, uintptr_t obj, uintptr_t ip) ULD_HIDDEN;
+/* t passed a barrier (no graph_lock): its next round starts afresh. */
+void uld_wait_barrier_passed(struct uld_thread *t) ULD_HIDDEN;
 int uld_check_wait_on_others(struct uld_thread *t, struct uld_lock *w, uintptr_t ip) ULD_HIDDEN;
 struct uld_need_origin {
     uint32_t stack; /* where the thread took the lock; 0: capture now */

@@ -10,6 +10,7 @@
  * this report says it has now happened.  Off by default: then blocking
  * acquisitions pay one load.
  */
+#include "report/symbolize.h"
 #include "model/chain.h"
 #include "base/config.h"
 #include "rules.h"
@@ -31,11 +32,6 @@
 
 struct uld_platform uld_platform;
 
-void uld_set_platform(const struct uld_platform *p)
-{
-    uld_platform = *p;
-}
-
 static struct uld_thread_snap snaps[WD_MAX_THREADS];
 static int stack_handler_installed;
 
@@ -49,24 +45,6 @@ void uld_block_publish(struct uld_thread *t, const void *lock, uintptr_t ip)
      * rest of a slow-path acquisition */
     atomic_store_explicit(&t->blocked_stack, 0, memory_order_relaxed);
     atomic_store_explicit(&t->blocked_on, (uintptr_t)lock, memory_order_release);
-}
-
-void uld_block_begin(const void *lock, uintptr_t ip)
-{
-    struct uld_thread *t = uld_enter();
-    if (!t)
-        return;
-    /* a wait, not an acquisition: remember how often its object was woken */
-    t->blocked_seq = uld_wait_seq(uld_lock_lookup((uintptr_t)lock));
-    uld_block_publish(t, lock, ip);
-    uld_leave();
-}
-
-void uld_block_end(void)
-{
-    struct uld_thread *t = uld_self;
-    if (t && t != ULD_THREAD_DEAD)
-        atomic_store_explicit(&t->blocked_on, 0, memory_order_release);
 }
 
 /* Runs on a blocked thread: record where it is blocked. */
@@ -362,11 +340,6 @@ void uld_watchdog_start(void)
 
 static struct uld_thread_snap kill_snaps[WD_MAX_THREADS];
 
-int uld_kill_report_wanted(void)
-{
-    return atomic_load(&uld_state) == ULD_STATE_READY && uld_config.kill_report;
-}
-
 /* Our locks, or nothing after a bounded wait: the signal may have
  * interrupted a thread that holds them (not this one: they are re-entrant). */
 static int lock_bounded(struct uld_mutex *m)
@@ -497,13 +470,12 @@ static int kill_exit_holding(int sig, unsigned was_busy)
     return 1;
 }
 
-void uld_kill_report(int sig, int from_self)
+/*
+ * A fatal signal: queue the reports of blocked threads (a deadlock that is
+ * happening) or of locks held at exit.  1 if something was queued.
+ */
+int uld_check_kill(int sig, int from_self, unsigned was_busy)
 {
-    if (!uld_kill_report_wanted() || atomic_load(&uld_aborting))
-        return;
-    int saved = errno;
-    unsigned was_busy = uld_busy;
-    uld_busy = 1;
     int n = uld_threads_snapshot(kill_snaps, WD_MAX_THREADS);
     int self_blocked = 0, nblocked = mark_blocked(n);
     if (nblocked) /* symbolised, as ever: see docs/design.md for the risk */
@@ -513,19 +485,5 @@ void uld_kill_report(int sig, int from_self)
     int queued = nblocked > 0;
     if (!self_blocked)
         queued |= kill_exit_holding(sig, was_busy);
-    /* another thread may be printing (and so owe ours): give it a second.
-     * A signal from outside may have interrupted the loader or malloc: then
-     * libdw is used only if an earlier report loaded it.  A self-sent one
-     * (raise, abort) runs where the program called it, and may load it. */
-    uld_dw_forbid_load(!from_self);
-    for (int i = 0; queued && i < 100; i++) {
-        uld_report_flush();
-        if (!uld_report_pending())
-            break;
-        struct timespec ts = {0, 10 * 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
-    uld_dw_forbid_load(0);
-    uld_busy = was_busy;
-    errno = saved;
+    return queued;
 }

@@ -22,6 +22,7 @@
 
 #include "base/config.h"
 #include "model/stack.h"
+#include "report/symbolize.h"
 #include "sym_lib.h"
 
 #define BARRIER() __asm__ volatile("" ::: "memory")

@@ -26,6 +26,7 @@
 #define ULD_DWLOAD_IMPL /* this test calls libdw directly, as its oracle */
 #include "base/config.h"
 #include "model/stack.h"
+#include "report/symbolize.h"
 #include "report/symindex.h"
 
 pthread_mutex_t *symidx_other_lock(void);
