@@ -348,7 +348,10 @@ void uld_join_end(const void *thread_obj, int joined)
     uld_leave();
 }
 
-void uld_barrier_wait_begin(const void *obj, uintptr_t ip)
+/* A rule about obj, run under graph_lock unless checking is off for the
+ * thread; what it finds is reported before returning to the program. */
+static void run_rule(void (*rule)(struct uld_thread *, const void *, uintptr_t), const void *obj,
+                     uintptr_t ip)
 {
     struct uld_thread *t = uld_enter();
     if (!t)
@@ -356,12 +359,17 @@ void uld_barrier_wait_begin(const void *obj, uintptr_t ip)
     int saved = errno;
     if (!t->disabled) {
         uld_mutex_lock(&uld_graph_lock);
-        uld_wait_barrier_arrive(t, obj, ip);
+        rule(t, obj, ip);
         uld_mutex_unlock(&uld_graph_lock);
         uld_report_flush();
     }
     errno = saved;
     uld_leave();
+}
+
+void uld_barrier_wait_begin(const void *obj, uintptr_t ip)
+{
+    run_rule(uld_wait_barrier_arrive, obj, ip);
     uld_block_begin(obj, ip);
 }
 
@@ -378,16 +386,5 @@ void uld_barrier_wait_end(const void *obj)
 
 void uld_wait_timed_out(const void *obj, uintptr_t ip)
 {
-    struct uld_thread *t = uld_enter();
-    if (!t)
-        return;
-    int saved = errno;
-    if (!t->disabled) {
-        uld_mutex_lock(&uld_graph_lock);
-        uld_check_timeout(t, (uintptr_t)obj, ip);
-        uld_mutex_unlock(&uld_graph_lock);
-        uld_report_flush();
-    }
-    errno = saved;
-    uld_leave();
+    run_rule(uld_check_timeout, obj, ip);
 }

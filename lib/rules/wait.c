@@ -604,8 +604,9 @@ static void report_timeout(struct uld_thread *t, struct uld_lock *x, struct uld_
  * only t can provide (a lock t holds, a wait object only t ever woke, t's
  * end), the two would have hung forever: the timeout broke a deadlock.
  */
-void uld_check_timeout(struct uld_thread *t, uintptr_t obj, uintptr_t ip)
+void uld_check_timeout(struct uld_thread *t, const void *object, uintptr_t ip)
 {
+    uintptr_t obj = (uintptr_t)object;
     struct uld_lock *x = uld_lock_lookup(obj);
     if (!x || x->type == ULD_TYPE_BARRIER)
         return;

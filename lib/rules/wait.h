@@ -36,7 +36,7 @@ void uld_wait_join_holding(struct uld_thread *t, struct uld_lock *w, uintptr_t i
 /* t arrives at the barrier at obj (its record made at first use). */
 void uld_wait_barrier_arrive(struct uld_thread *t, const void *obj, uintptr_t ip) ULD_HIDDEN;
 /* A timed wait on obj expired: did the timeout break a deadlock? */
-void uld_check_timeout(struct uld_thread *t, uintptr_t obj, uintptr_t ip) ULD_HIDDEN;
+void uld_check_timeout(struct uld_thread *t, const void *obj, uintptr_t ip) ULD_HIDDEN;
 /* t passed a barrier (no graph_lock): its next round starts afresh. */
 void uld_wait_barrier_passed(struct uld_thread *t) ULD_HIDDEN;
 int uld_check_wait_on_others(struct uld_thread *t, struct uld_lock *w, uintptr_t ip) ULD_HIDDEN;
