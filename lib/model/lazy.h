@@ -34,10 +34,11 @@ static inline int uld_read_is_recursive(const struct uld_lock *l)
 
 /*
  * Lock lifetimes (lazy.c).  A lock initialised by a thread that holds
- * nothing, at an address where nothing was ever recorded or buried (no
- * granule bit: so a re-initialisation has nothing to check either), at a
- * call site whose class is cached, is only a pending tag in its object; a
- * destroy before its first use only clears that tag.  These are the whole
+ * nothing, at an address with no record (no granule bit, or an older
+ * lifetime's tombstone: so a re-initialisation has nothing to check either),
+ * at a call site whose class is cached, is only a pending tag in its
+ * object; a destroy before its first use, where nothing was buried, only
+ * clears that tag.  These are the whole
  * cost of a lock created and destroyed unused; fastpath.h inlines them
  * into the interposer's wrappers.
  */

@@ -193,6 +193,42 @@ static inline int uld_lockmap_marked(uintptr_t addr)
     size_t bit = uld_granule_bit(addr);
     return (atomic_load_explicit(&leaf[bit / 64], memory_order_relaxed) >> (bit % 64)) & 1;
 }
+
+/*
+ * A leaf is two bitmaps: the first marks a record or a tombstone at a
+ * lock start (what free() asks), the second, ULD_LEAF_WORDS further, a
+ * tombstone (tomb.c sets and clears it with its table entry).  A record and
+ * a tombstone never share an address (a record ends the tombstone), so
+ * "marked and no tombstone" is "a record may live here": an init over an
+ * older lifetime's tombstone has no re-initialisation to check and stays
+ * on the inline path.  Exact under graph_lock, which all writers hold.
+ */
+#define ULD_LEAF_WORDS ((size_t)1 << (ULD_LEAF_SHIFT - ULD_GRANULE_SHIFT - 6))
+static inline int uld_lockmap_may_have_record(uintptr_t addr)
+{
+    _Atomic uint64_t *leaf = uld_granule_leaf(addr);
+    if (!leaf)
+        return 0;
+    size_t bit = uld_granule_bit(addr);
+    uint64_t any = atomic_load_explicit(&leaf[bit / 64], memory_order_relaxed);
+    if (!((any >> (bit % 64)) & 1))
+        return 0;
+    uint64_t tomb = atomic_load_explicit(&leaf[ULD_LEAF_WORDS + bit / 64], memory_order_relaxed);
+    return !((tomb >> (bit % 64)) & 1);
+}
+
+/* Is a tombstone at addr (tomb.c's table has it)? */
+static inline int uld_lockmap_tomb_marked(uintptr_t addr)
+{
+    _Atomic uint64_t *leaf = uld_granule_leaf(addr);
+    if (!leaf)
+        return 0;
+    size_t bit = uld_granule_bit(addr);
+    return (atomic_load_explicit(&leaf[ULD_LEAF_WORDS + bit / 64], memory_order_relaxed) >>
+            (bit % 64)) & 1;
+}
+/* tomb.c, graph_lock held; 0: no bitmap could be mapped for addr */
+int uld_lockmap_tomb_mark(uintptr_t addr, int on) ULD_HIDDEN;
 long uld_lockmap_live(void) ULD_HIDDEN;
 long uld_lockmap_created(void) ULD_HIDDEN;
 uint32_t uld_next_node_id(void) ULD_HIDDEN;

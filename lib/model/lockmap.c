@@ -169,7 +169,7 @@ static _Atomic uint64_t *leaf_of(uintptr_t addr, int create)
     _Atomic uint64_t *leaf = uld_granule_leaf(addr);
     size_t top = (size_t)(addr >> ULD_LEAF_SHIFT);
     if (!leaf && create && top < ULD_TOP_ENTRIES) {
-        leaf = uld_map(LEAF_BITS / 8);
+        leaf = uld_map(2 * (LEAF_BITS / 8)); /* and the tombstone bitmap (lock.h) */
         atomic_store_explicit(&uld_granule_top[top], leaf, memory_order_release);
     }
     return leaf;
@@ -186,6 +186,19 @@ static void granule_set(uintptr_t addr, int on)
         atomic_fetch_or(&leaf[bit / 64], 1ull << (bit % 64));
     else
         atomic_fetch_and(&leaf[bit / 64], ~(1ull << (bit % 64)));
+}
+
+int uld_lockmap_tomb_mark(uintptr_t addr, int on)
+{
+    _Atomic uint64_t *leaf = leaf_of(addr, on);
+    if (!leaf)
+        return 0;
+    size_t bit = uld_granule_bit(addr);
+    if (on)
+        atomic_fetch_or(&leaf[ULD_LEAF_WORDS + bit / 64], 1ull << (bit % 64));
+    else
+        atomic_fetch_and(&leaf[ULD_LEAF_WORDS + bit / 64], ~(1ull << (bit % 64)));
+    return 1;
 }
 
 /*
