@@ -145,6 +145,9 @@ static inline int uld_tag_is_pending(uint64_t tag)
 /* lockmap.c: address -> instance.  Lookups are lock-free; the rest needs graph_lock. */
 int uld_lockmap_init(void) ULD_HIDDEN;
 struct uld_lock *uld_lock_lookup(uintptr_t addr) ULD_HIDDEN;
+/* graph_lock held: the record at addr, given what a lock-free lookup found
+ * before (usually still it: then no probe). */
+struct uld_lock *uld_lock_recheck(struct uld_lock *found, uintptr_t addr) ULD_HIDDEN;
 struct uld_lock *uld_lock_create(uintptr_t addr, struct uld_lockdesc d, int site_kind,
                                  uintptr_t ip, const void *class_key) ULD_HIDDEN;
 /* The record of a lock initialised earlier at cls's site, as the ordinal-th (lazy.c). */
