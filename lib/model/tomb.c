@@ -132,7 +132,7 @@ static struct tomb *tomb_insert(uintptr_t addr)
 
 void uld_tomb_bury(struct uld_lock *l, uintptr_t addr, struct uld_lockdesc pre, uintptr_t ip)
 {
-    struct tomb *old = tomb_find(addr);
+    struct tomb *old = uld_lockmap_tomb_marked(addr) ? tomb_find(addr) : NULL;
     if (old)
         tomb_remove(old);
     struct tomb *tb = tomb_insert(addr);
@@ -149,7 +149,8 @@ void uld_tomb_bury(struct uld_lock *l, uintptr_t addr, struct uld_lockdesc pre, 
         __atomic_store_n(pre.tag, uld_lock_tag(l), __ATOMIC_RELAXED);
         tb->tagged = 1;
     }
-    uld_lockmap_mark(addr); /* before the retire: free() must find the granule */
+    if (!uld_lockmap_marked(addr)) /* a record's is (lockmap.c); a first-met lock's too */
+        uld_lockmap_mark(addr); /* before the retire: free() must find the granule */
     uld_lock_retire(l);
 }
 
