@@ -213,11 +213,13 @@ static inline int uld_lockmap_may_have_record(uintptr_t addr)
     if (!leaf)
         return 0;
     size_t bit = uld_granule_bit(addr);
-    uint64_t any = atomic_load_explicit(&leaf[bit / 64], memory_order_relaxed);
-    if (!((any >> (bit % 64)) & 1))
+    if (!((atomic_load_explicit(&leaf[bit / 64], memory_order_relaxed) >> (bit % 64)) & 1))
         return 0;
-    uint64_t tomb = atomic_load_explicit(&leaf[ULD_LEAF_WORDS + bit / 64], memory_order_relaxed);
-    return !((tomb >> (bit % 64)) & 1);
+    /* keeps the compiler from preparing this load before the test above,
+     * on every lock's init (most find no bit) */
+    __asm__ volatile("" : "+r"(leaf), "+r"(bit));
+    return !((atomic_load_explicit(&leaf[ULD_LEAF_WORDS + bit / 64], memory_order_relaxed) >>
+              (bit % 64)) & 1);
 }
 
 /* Is a tombstone at addr (tomb.c's table has it)? */
