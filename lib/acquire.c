@@ -88,13 +88,29 @@ static struct uld_lock *lock_get(uintptr_t addr, struct uld_lockdesc d, uintptr_
  * program, untracked.  Cheap unless something was buried near addr or the
  * object carries glibc's destroyed mark.
  */
-static int destroyed_use(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d,
-                         int looked_up, struct uld_lock *l, int op, uintptr_t ip)
+static __attribute__((noinline)) int destroyed_use_check(struct uld_thread *t, uintptr_t addr,
+                                                          struct uld_lockdesc d, int op,
+                                                          uintptr_t ip)
+{
+    int saved = errno;
+    uld_mutex_lock(&uld_graph_lock);
+    int dead = uld_tomb_use(t, addr, d, op, ip);
+    uld_mutex_unlock(&uld_graph_lock);
+    uld_report_flush();
+    errno = saved;
+    return dead;
+}
+
+/* The cheap part inline: most calls end here (a first use or a destroy
+ * pays no call and no register saves for the check under graph_lock). */
+static inline __attribute__((always_inline)) int
+destroyed_use(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d, int looked_up,
+              struct uld_lock *l, int op, uintptr_t ip)
 {
     if (d.type > ULD_TYPE_SPIN)
         return 0;
     if (!(d.flags & ULD_LF_DESTROYED)) {
-        if (uld_lazy_pending(d))
+        if (d.tag && uld_tag_is_pending(__atomic_load_n(d.tag, __ATOMIC_RELAXED)))
             return 0; /* initialised since anything was destroyed here */
         if (!looked_up)
             l = uld_lock_lookup(addr);
@@ -103,13 +119,7 @@ static int destroyed_use(struct uld_thread *t, uintptr_t addr, struct uld_lockde
         if (!uld_lockmap_range_marked(addr, 1))
             return 0; /* nothing was buried near addr */
     }
-    int saved = errno;
-    uld_mutex_lock(&uld_graph_lock);
-    int dead = uld_tomb_use(t, addr, d, op, ip);
-    uld_mutex_unlock(&uld_graph_lock);
-    uld_report_flush();
-    errno = saved;
-    return dead;
+    return destroyed_use_check(t, addr, d, op, ip);
 }
 
 int destroyed_lock_use(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d, int op,

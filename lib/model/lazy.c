@@ -208,7 +208,3 @@ int uld_lazy_destroyed(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc
     return 1;
 }
 
-int uld_lazy_pending(struct uld_lockdesc d)
-{
-    return d.tag && is_pending(__atomic_load_n(d.tag, __ATOMIC_RELAXED));
-}
