@@ -168,7 +168,7 @@ void uld_lockmap_for_range(uintptr_t p, size_t n, void (*fn)(struct uld_lock *, 
 int uld_lockmap_range_marked(uintptr_t p, size_t n) ULD_HIDDEN;
 /* The granule bitmap (lockmap.c): one bit per possible lock start, two levels. */
 #define ULD_GRANULE_SHIFT 2                          /* locks start 4-byte aligned */
-#define ULD_LEAF_SHIFT 30                            /* one leaf bitmap per GiB (32 MiB, sparse) */
+#define ULD_LEAF_SHIFT 30 /* one leaf per GiB: two bitmaps of 32 MiB (sparse), see below */
 #define ULD_TOP_ENTRIES (1u << (47 - ULD_LEAF_SHIFT)) /* user space on x86_64 */
 extern _Atomic uint64_t *_Atomic uld_granule_top[ULD_TOP_ENTRIES] ULD_HIDDEN;
 
