@@ -65,12 +65,18 @@ static struct uld_lock *lock_identity(struct uld_lock *l, uintptr_t addr,
 
 static struct uld_lock *lock_get(uintptr_t addr, struct uld_lockdesc d, uintptr_t ip)
 {
-    struct uld_lock *l = uld_lock_lookup(addr);
-    if (likely(l != NULL) && (!d.tag || likely(tag_matches(l, d.tag))))
-        return l;
+    uint64_t tag = d.tag ? __atomic_load_n(d.tag, __ATOMIC_RELAXED) : 0;
+    struct uld_lock *l = NULL;
+    /* a lazily initialised lock's first use: no record to look up, unless
+     * an annotation made one (its granule bit says) */
+    if (!uld_tag_is_pending(tag) || uld_lockmap_may_have_record(addr)) {
+        l = uld_lock_lookup(addr);
+        if (likely(l != NULL) && (!d.tag || likely(tag == uld_lock_tag(l))))
+            return l;
+    }
     int saved = errno;
     uld_mutex_lock(&uld_graph_lock);
-    l = lock_identity(uld_lock_lookup(addr), addr, d, ip);
+    l = lock_identity(uld_lock_recheck(l, addr), addr, d, ip);
     uld_mutex_unlock(&uld_graph_lock);
     uld_report_flush();
     errno = saved;
@@ -83,20 +89,10 @@ static struct uld_lock *lock_get(uintptr_t addr, struct uld_lockdesc d, uintptr_
  * program, untracked.  Cheap unless something was buried near addr or the
  * object carries glibc's destroyed mark.
  */
-int uld_destroyed_lock_use(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d,
-                           int op, uintptr_t ip)
+static __attribute__((noinline)) int destroyed_use_check(struct uld_thread *t, uintptr_t addr,
+                                                          struct uld_lockdesc d, int op,
+                                                          uintptr_t ip)
 {
-    if (d.type > ULD_TYPE_SPIN)
-        return 0;
-    if (!(d.flags & ULD_LF_DESTROYED)) {
-        if (uld_lazy_pending(d))
-            return 0; /* initialised since anything was destroyed here */
-        struct uld_lock *l = uld_lock_lookup(addr);
-        if (l && (!d.tag || tag_matches(l, d.tag)))
-            return 0; /* a live lock */
-        if (!uld_lockmap_range_marked(addr, 1))
-            return 0; /* nothing was buried near addr */
-    }
     int saved = errno;
     uld_mutex_lock(&uld_graph_lock);
     struct uld_dead_use use;
@@ -107,6 +103,39 @@ int uld_destroyed_lock_use(struct uld_thread *t, uintptr_t addr, struct uld_lock
     uld_report_flush();
     errno = saved;
     return dead;
+}
+
+/* The cheap part inline: most calls end here (a first use or a destroy
+ * pays no call and no register saves for the check under graph_lock). */
+static inline __attribute__((always_inline)) int
+destroyed_use(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d, int looked_up,
+              struct uld_lock *l, int op, uintptr_t ip)
+{
+    if (d.type > ULD_TYPE_SPIN)
+        return 0;
+    if (!(d.flags & ULD_LF_DESTROYED)) {
+        if (d.tag && uld_tag_is_pending(__atomic_load_n(d.tag, __ATOMIC_RELAXED)))
+            return 0; /* initialised since anything was destroyed here */
+        if (!looked_up)
+            l = uld_lock_lookup(addr);
+        if (l && (!d.tag || tag_matches(l, d.tag)))
+            return 0; /* a live lock */
+        if (!uld_lockmap_range_marked(addr, 1))
+            return 0; /* nothing was buried near addr */
+    }
+    return destroyed_use_check(t, addr, d, op, ip);
+}
+
+int uld_destroyed_lock_use(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d, int op,
+                           uintptr_t ip)
+{
+    return destroyed_use(t, addr, d, 0, NULL, op, ip);
+}
+
+int uld_destroyed_lock_use_found(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d,
+                                 struct uld_lock *found, int op, uintptr_t ip)
+{
+    return destroyed_use(t, addr, d, 1, found, op, ip);
 }
 
 /* An annotation named the lock before its first acquisition told its type. */

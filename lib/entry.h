@@ -13,6 +13,9 @@
 void uld_tag_write(struct uld_lock *l, uint64_t *tag) ULD_HIDDEN;
 int uld_destroyed_lock_use(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d,
                            int op, uintptr_t ip) ULD_HIDDEN;
+/* The same, given what uld_lock_lookup(addr) just returned. */
+int uld_destroyed_lock_use_found(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d,
+                                 struct uld_lock *found, int op, uintptr_t ip) ULD_HIDDEN;
 struct uld_lock *uld_object_get(uintptr_t addr, struct uld_lockdesc d, uintptr_t ip) ULD_HIDDEN;
 void uld_fresh_mark(struct uld_thread *t, struct uld_lock *l, struct uld_lockdesc d) ULD_HIDDEN;
 void uld_acquire_prepare(struct uld_thread *t, struct uld_acq *a, uintptr_t addr,

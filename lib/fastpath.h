@@ -76,7 +76,7 @@ static inline __attribute__((always_inline)) int uld_fast_release(const void *lo
 static inline __attribute__((always_inline)) struct uld_thread *uld_fast_init_begin(const void *lock)
 {
     struct uld_thread *t = uld_fast_self;
-    if (!t || t->depth || uld_busy || uld_lockmap_marked((uintptr_t)lock))
+    if (!t || t->depth || uld_busy || uld_lockmap_may_have_record((uintptr_t)lock))
         return NULL;
     return t;
 }

@@ -66,11 +66,11 @@ void uld_lock_destroyed(const void *lock, struct uld_lockdesc d, int held_by_any
     struct uld_thread *t = uld_enter();
     if (!t)
         return;
-    if (uld_destroyed_lock_use(t, addr, d, ULD_DEAD_DESTROY, ip)) { /* destroyed twice */
+    struct uld_lock *l = uld_lock_lookup(addr);
+    if (uld_destroyed_lock_use_found(t, addr, d, l, ULD_DEAD_DESTROY, ip)) { /* destroyed twice */
         uld_leave();
         return;
     }
-    struct uld_lock *l = uld_lock_lookup(addr);
     int mine = uld_held_find(t, addr) >= 0;
     int pending = destroyed && uld_lazy_destroyed(t, addr, d);
     /* never recorded: nothing to end; a lock never seen before (a static one
@@ -83,7 +83,7 @@ void uld_lock_destroyed(const void *lock, struct uld_lockdesc d, int held_by_any
     }
     int saved = errno;
     uld_mutex_lock(&uld_graph_lock);
-    l = uld_lock_lookup(addr);
+    l = uld_lock_recheck(l, addr);
     if (mine || held_by_any)
         uld_check_destroy_held(t, l, addr, !mine, 0, ip);
     if (destroyed && d.type <= ULD_TYPE_SPIN) {

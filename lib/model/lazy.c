@@ -104,8 +104,8 @@ static int lazy_kind(struct uld_lockdesc d)
 
 /*
  * The common init, before any validator bookkeeping: a tagged mutex or
- * rwlock, a thread holding nothing, no record and no tombstone at addr (its
- * granule bit, one load, says both), a cached site.  Only the recursion
+ * rwlock, a thread holding nothing, no record at addr (its granule bits, a
+ * load or two: none, or an older lifetime's tombstone), a cached site.  Only the recursion
  * guard is taken (a signal handler initialising a lock meanwhile must not
  * share this thread's site slots); the fast path's state is untouched.
  */
@@ -114,7 +114,7 @@ int uld_lazy_init_quick(uintptr_t addr, struct uld_lockdesc d, uintptr_t ip)
     struct uld_thread *t = uld_self;
     if (unlikely(atomic_load_explicit(&uld_state, memory_order_acquire) != ULD_STATE_READY) ||
         uld_busy || !t || t == ULD_THREAD_DEAD || t->depth || !lazy_kind(d) ||
-        uld_lockmap_marked(addr))
+        uld_lockmap_may_have_record(addr))
         return 0;
     uld_busy = 1;
     int done = uld_lazy_tag_pending(t, addr, d.tag, ip);
@@ -197,7 +197,7 @@ int uld_lazy_destroyed(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc
         return 0;
     __atomic_store_n(d.tag, 0, __ATOMIC_RELAXED);
     forget_mine(t, addr);
-    if (uld_lockmap_marked(addr) && !uld_lock_lookup(addr)) {
+    if (uld_lockmap_tomb_marked(addr)) {
         int saved = errno;
         uld_mutex_lock(&uld_graph_lock);
         if (!uld_lock_lookup(addr))
@@ -208,7 +208,3 @@ int uld_lazy_destroyed(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc
     return 1;
 }
 
-int uld_lazy_pending(struct uld_lockdesc d)
-{
-    return d.tag && is_pending(__atomic_load_n(d.tag, __ATOMIC_RELAXED));
-}

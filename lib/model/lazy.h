@@ -19,8 +19,6 @@ struct uld_lock *uld_lazy_record_mine(struct uld_thread *t, uintptr_t addr) ULD_
 int uld_lazy_destroyed(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d) ULD_HIDDEN;
 /* Destroyed (successfully) before it was ever recorded: 1 if nothing else to do.  Lock-free. */
 int uld_lazy_destroy_unseen(uintptr_t addr, struct uld_lockdesc d) ULD_HIDDEN;
-/* Does the object carry a pending tag (initialised, no record yet)?  Lock-free. */
-int uld_lazy_pending(struct uld_lockdesc d) ULD_HIDDEN;
 /* A lock seen for the first time (no init call): lockmap.c. graph_lock held. */
 struct uld_lock *uld_lock_first_use(uintptr_t addr, struct uld_lockdesc d, uintptr_t ip) ULD_HIDDEN;
 /* Does this lock let readers in while a writer waits? */
@@ -34,10 +32,11 @@ static inline int uld_read_is_recursive(const struct uld_lock *l)
 
 /*
  * Lock lifetimes (lazy.c).  A lock initialised by a thread that holds
- * nothing, at an address where nothing was ever recorded or buried (no
- * granule bit: so a re-initialisation has nothing to check either), at a
- * call site whose class is cached, is only a pending tag in its object; a
- * destroy before its first use only clears that tag.  These are the whole
+ * nothing, at an address with no record (no granule bit, or an older
+ * lifetime's tombstone: so a re-initialisation has nothing to check either),
+ * at a call site whose class is cached, is only a pending tag in its
+ * object; a destroy before its first use, where nothing was buried, only
+ * clears that tag.  These are the whole
  * cost of a lock created and destroyed unused; fastpath.h inlines them
  * into the interposer's wrappers.
  */

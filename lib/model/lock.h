@@ -145,6 +145,9 @@ static inline int uld_tag_is_pending(uint64_t tag)
 /* lockmap.c: address -> instance.  Lookups are lock-free; the rest needs graph_lock. */
 int uld_lockmap_init(void) ULD_HIDDEN;
 struct uld_lock *uld_lock_lookup(uintptr_t addr) ULD_HIDDEN;
+/* graph_lock held: the record at addr, given what a lock-free lookup found
+ * before (usually still it: then no probe). */
+struct uld_lock *uld_lock_recheck(struct uld_lock *found, uintptr_t addr) ULD_HIDDEN;
 struct uld_lock *uld_lock_create(uintptr_t addr, struct uld_lockdesc d, int site_kind,
                                  uintptr_t ip, const void *class_key) ULD_HIDDEN;
 /* The record of a lock initialised earlier at cls's site, as the ordinal-th (lazy.c). */
@@ -165,7 +168,7 @@ void uld_lockmap_for_range(uintptr_t p, size_t n, void (*fn)(struct uld_lock *, 
 int uld_lockmap_range_marked(uintptr_t p, size_t n) ULD_HIDDEN;
 /* The granule bitmap (lockmap.c): one bit per possible lock start, two levels. */
 #define ULD_GRANULE_SHIFT 2                          /* locks start 4-byte aligned */
-#define ULD_LEAF_SHIFT 30                            /* one leaf bitmap per GiB (32 MiB, sparse) */
+#define ULD_LEAF_SHIFT 30 /* one leaf per GiB: two bitmaps of 32 MiB (sparse), see below */
 #define ULD_TOP_ENTRIES (1u << (47 - ULD_LEAF_SHIFT)) /* user space on x86_64 */
 extern _Atomic uint64_t *_Atomic uld_granule_top[ULD_TOP_ENTRIES] ULD_HIDDEN;
 
@@ -193,6 +196,44 @@ static inline int uld_lockmap_marked(uintptr_t addr)
     size_t bit = uld_granule_bit(addr);
     return (atomic_load_explicit(&leaf[bit / 64], memory_order_relaxed) >> (bit % 64)) & 1;
 }
+
+/*
+ * A leaf is two bitmaps: the first marks a record or a tombstone at a
+ * lock start (what free() asks), the second, ULD_LEAF_WORDS further, a
+ * tombstone (tomb.c sets and clears it with its table entry).  A record and
+ * a tombstone never share an address (a record ends the tombstone), so
+ * "marked and no tombstone" is "a record may live here": an init over an
+ * older lifetime's tombstone has no re-initialisation to check and stays
+ * on the inline path.  Exact under graph_lock, which all writers hold.
+ */
+#define ULD_LEAF_WORDS ((size_t)1 << (ULD_LEAF_SHIFT - ULD_GRANULE_SHIFT - 6))
+static inline int uld_lockmap_may_have_record(uintptr_t addr)
+{
+    _Atomic uint64_t *leaf = uld_granule_leaf(addr);
+    if (!leaf)
+        return 0;
+    size_t bit = uld_granule_bit(addr);
+    if (!((atomic_load_explicit(&leaf[bit / 64], memory_order_relaxed) >> (bit % 64)) & 1))
+        return 0;
+    /* keeps the compiler from preparing this load before the test above,
+     * on every lock's init (most find no bit) */
+    __asm__ volatile("" : "+r"(leaf), "+r"(bit));
+    return !((atomic_load_explicit(&leaf[ULD_LEAF_WORDS + bit / 64], memory_order_relaxed) >>
+              (bit % 64)) & 1);
+}
+
+/* Is a tombstone at addr (tomb.c's table has it)? */
+static inline int uld_lockmap_tomb_marked(uintptr_t addr)
+{
+    _Atomic uint64_t *leaf = uld_granule_leaf(addr);
+    if (!leaf)
+        return 0;
+    size_t bit = uld_granule_bit(addr);
+    return (atomic_load_explicit(&leaf[ULD_LEAF_WORDS + bit / 64], memory_order_relaxed) >>
+            (bit % 64)) & 1;
+}
+/* tomb.c, graph_lock held; 0: no bitmap could be mapped for addr */
+int uld_lockmap_tomb_mark(uintptr_t addr, int on) ULD_HIDDEN;
 long uld_lockmap_live(void) ULD_HIDDEN;
 long uld_lockmap_created(void) ULD_HIDDEN;
 uint32_t uld_next_node_id(void) ULD_HIDDEN;

@@ -109,6 +109,19 @@ struct uld_lock *uld_lock_lookup(uintptr_t addr)
     }
 }
 
+/*
+ * Under graph_lock a record is in the table exactly while its addr says so
+ * (record_make sets it before the insert, retire clears it after the
+ * remove), and every record has its granule bit and no tombstone bit
+ * (lock.h): either answers without a probe.
+ */
+struct uld_lock *uld_lock_recheck(struct uld_lock *found, uintptr_t addr)
+{
+    if (found && atomic_load_explicit(&found->addr, memory_order_relaxed) == addr)
+        return found;
+    return uld_lockmap_may_have_record(addr) ? uld_lock_lookup(addr) : NULL;
+}
+
 static void table_put(struct map_table *t, uintptr_t addr, struct uld_lock *l)
 {
     size_t mask = t->nslots - 1;
@@ -169,7 +182,7 @@ static _Atomic uint64_t *leaf_of(uintptr_t addr, int create)
     _Atomic uint64_t *leaf = uld_granule_leaf(addr);
     size_t top = (size_t)(addr >> ULD_LEAF_SHIFT);
     if (!leaf && create && top < ULD_TOP_ENTRIES) {
-        leaf = uld_map(LEAF_BITS / 8);
+        leaf = uld_map(2 * (LEAF_BITS / 8)); /* and the tombstone bitmap (lock.h) */
         atomic_store_explicit(&uld_granule_top[top], leaf, memory_order_release);
     }
     return leaf;
@@ -186,6 +199,19 @@ static void granule_set(uintptr_t addr, int on)
         atomic_fetch_or(&leaf[bit / 64], 1ull << (bit % 64));
     else
         atomic_fetch_and(&leaf[bit / 64], ~(1ull << (bit % 64)));
+}
+
+int uld_lockmap_tomb_mark(uintptr_t addr, int on)
+{
+    _Atomic uint64_t *leaf = leaf_of(addr, on);
+    if (!leaf)
+        return 0;
+    size_t bit = uld_granule_bit(addr);
+    if (on)
+        atomic_fetch_or(&leaf[ULD_LEAF_WORDS + bit / 64], 1ull << (bit % 64));
+    else
+        atomic_fetch_and(&leaf[ULD_LEAF_WORDS + bit / 64], ~(1ull << (bit % 64)));
+    return 1;
 }
 
 /*
@@ -443,7 +469,9 @@ static struct uld_lock *record_make(uintptr_t addr, struct uld_lockdesc d, int s
                                     int is_static, uintptr_t ip, struct uld_class *cls,
                                     uint32_t ordinal)
 {
-    struct uld_lock *l = cls ? record_alloc() : NULL;
+    /* no record without its granule bit: lock-free readers trust the bits */
+    _Atomic uint64_t *leaf = leaf_of(addr, 1);
+    struct uld_lock *l = cls && leaf ? record_alloc() : NULL;
     if (!l)
         return NULL;
     l->id = uld_next_node_id();
@@ -465,7 +493,8 @@ static struct uld_lock *record_make(uintptr_t addr, struct uld_lockdesc d, int s
     atomic_store_explicit(&l->addr, addr, memory_order_release);
     uld_tomb_end(addr); /* a new lifetime here: the destroyed one is history */
     table_put(atomic_load(&table), addr, l);
-    granule_set(addr, 1);
+    size_t bit = uld_granule_bit(addr);
+    atomic_fetch_or(&leaf[bit / 64], 1ull << (bit % 64));
     live_locks++;
     created_locks++;
     return l;

@@ -63,7 +63,7 @@ static struct tomb *tomb_find(uintptr_t addr)
 
 int uld_tomb_at(uintptr_t addr)
 {
-    return tomb_find(addr) != NULL;
+    return uld_lockmap_tomb_marked(addr); /* set and cleared with the entry */
 }
 
 /* Linear probing without markers: later entries of the run shift back. */
@@ -71,6 +71,7 @@ static void tomb_remove(struct tomb *tb)
 {
     size_t mask = nslots - 1, hole = (size_t)(tb - slots);
     uld_lock_release_record(tb->rec);
+    uld_lockmap_tomb_mark(tb->addr, 0);
     slots[hole].addr = 0;
     used--;
     for (size_t i = (hole + 1) & mask; slots[i].addr; i = (i + 1) & mask) {
@@ -121,6 +122,8 @@ static struct tomb *tomb_insert(uintptr_t addr)
     }
     if (!make_room())
         return NULL;
+    if (!uld_lockmap_tomb_mark(addr, 1)) /* no bitmap for addr: nothing could find it */
+        return NULL;
     struct tomb *tb = slot_for(addr);
     used++;
     *tb = (struct tomb){.addr = addr};
@@ -129,7 +132,7 @@ static struct tomb *tomb_insert(uintptr_t addr)
 
 void uld_tomb_bury(struct uld_lock *l, uintptr_t addr, struct uld_lockdesc pre, uintptr_t ip)
 {
-    struct tomb *old = tomb_find(addr);
+    struct tomb *old = uld_lockmap_tomb_marked(addr) ? tomb_find(addr) : NULL;
     if (old)
         tomb_remove(old);
     struct tomb *tb = tomb_insert(addr);
@@ -146,13 +149,14 @@ void uld_tomb_bury(struct uld_lock *l, uintptr_t addr, struct uld_lockdesc pre, 
         __atomic_store_n(pre.tag, uld_lock_tag(l), __ATOMIC_RELAXED);
         tb->tagged = 1;
     }
-    uld_lockmap_mark(addr); /* before the retire: free() must find the granule */
+    if (!uld_lockmap_marked(addr)) /* a record's is (lockmap.c); a first-met lock's too */
+        uld_lockmap_mark(addr); /* before the retire: free() must find the granule */
     uld_lock_retire(l);
 }
 
 void uld_tomb_end(uintptr_t addr)
 {
-    struct tomb *tb = tomb_find(addr);
+    struct tomb *tb = uld_lockmap_tomb_marked(addr) ? tomb_find(addr) : NULL;
     if (tb)
         tomb_remove(tb); /* the granule stays marked: a lock lives there now */
 }

@@ -480,12 +480,13 @@ void uld_report_flush(void)
 {
     /* A signal handler must not symbolise (libdw allocates): unless the thread
      * is about to hang, leave the reports to the next flush outside a handler. */
+    if (!atomic_load(&pending) && !uld_graph_dump_due() && likely(!uld_table_full_pending()))
+        return; /* no reports, no new edges, no full table */
     if (uld_in_signal_handler() && !pending_urgent())
         return;
     if (unlikely(uld_table_full_pending()))
         queue_tables_full();
-    if (atomic_load(&pending) || uld_graph_dump_due()) /* reports, or new edges to append */
-        uld_bigstack_run(flush_on_stack, NULL);
+    uld_bigstack_run(flush_on_stack, NULL);
 }
 
 int uld_report_pending(void)

@@ -148,6 +148,8 @@ void uld_wait_thread_begins(struct uld_thread *t)
  * need the lock to get anywhere); lock-free. */
 void uld_wait_note_taken(struct uld_lock *l, unsigned subclass, unsigned mode, uintptr_t ip)
 {
+    if (nsince >= SINCE_MAX) /* full until the next pass: nothing to add, no scan */
+        return;
     for (int i = 0; i < nsince; i++)
         if (since[i].id == l->id)
             return;
