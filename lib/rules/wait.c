@@ -84,6 +84,7 @@ static __thread uint32_t own_end_id __attribute__((tls_model("initial-exec")));
 static __thread struct uld_end_needs *own_needs __attribute__((tls_model("initial-exec")));
 static __thread struct uld_needed since[SINCE_MAX] __attribute__((tls_model("initial-exec")));
 static __thread int nsince __attribute__((tls_model("initial-exec")));
+static __thread int since_next __attribute__((tls_model("initial-exec"))); /* probe start when full */
 
 struct barrier_part {
     uint32_t serial;
@@ -148,13 +149,26 @@ void uld_wait_thread_begins(struct uld_thread *t)
  * need the lock to get anywhere); lock-free. */
 void uld_wait_note_taken(struct uld_lock *l, unsigned subclass, unsigned mode, uintptr_t ip)
 {
-    if (nsince >= SINCE_MAX) /* full until the next pass: nothing to add, no scan */
+    struct uld_needed n = {l, l->id, (uint8_t)subclass, (uint8_t)mode, ip};
+    if (nsince < SINCE_MAX) {
+        for (int i = 0; i < nsince; i++)
+            if (since[i].id == l->id)
+                return;
+        since[nsince++] = n;
         return;
-    for (int i = 0; i < nsince; i++)
-        if (since[i].id == l->id)
+    }
+    /* Full: a lock destroyed since can no longer be needed, so its entry
+     * makes room.  Probing from where the last one was found costs one
+     * check when short-lived locks fill the list; a duplicate entry is
+     * harmless (readers skip it). */
+    for (int k = 0; k < SINCE_MAX; k++) {
+        int i = (since_next + k) % SINCE_MAX;
+        if (!needed_live(&since[i])) {
+            since[i] = n;
+            since_next = (i + 1) % SINCE_MAX;
             return;
-    if (nsince < SINCE_MAX)
-        since[nsince++] = (struct uld_needed){l, l->id, (uint8_t)subclass, (uint8_t)mode, ip};
+        }
+    }
 }
 
 static int own_end_live(void)
