@@ -92,7 +92,8 @@ static const struct option_row options[] = {
      "with log_path set, also print each report's one-line summary on stderr "
      "(`ulockdep run --out` sets it, so a failing test's log says why)"},
     {"stats", OPT_BOOL, OFF(stats), 0, 0, 1,
-     "print statistics at exit: locks, classes, edges, chain-cache hit rate, slow path"},
+     "print statistics at exit: locks, classes, edges, chain-cache hit rate, cycle searches, "
+     "slow path"},
 };
 
 static void set_defaults(void)

@@ -4,6 +4,15 @@
  * in the queue to rebuild the path for the report.  The state of a search
  * is (node, arrived via a recursive-read acquisition?), so read/write
  * cycles that cannot deadlock are not found.  Protected by graph_lock.
+ *
+ * A new edge h -> x closes a cycle only if x reaches h.  The search from x
+ * can be large where the one back from h is tiny (a cache's table lock has
+ * an edge to each of its thousand entries' locks, while a new entry's lock
+ * has one or two in-edges), so uld_bfs_reach_toward() also searches back
+ * from h over in-edges, ignoring dependency types (a superset of the paths
+ * the exact search may take), one edge on each side in turn: if the back
+ * search runs out without meeting x, no path exists and the exact search
+ * stops there, at about twice the cost of the smaller side.
  */
 #include "graph.h"
 
@@ -16,8 +25,29 @@ struct bfs_entry {
 };
 
 static struct bfs_entry *queue;
-static uint32_t generation;
 static uint32_t qlen;
+/* One counter for every search, so the marks of one kind of search never
+ * look current to another; reach_gen is the forward search's. */
+static uint32_t generation, reach_gen;
+static struct uld_bfs_stats stats;
+
+/* The forward search from `start`, resumable one step at a time. */
+static struct {
+    struct uld_node *start;
+    uint32_t head;          /* queue entry whose out-edges are being scanned */
+    struct uld_edge *next;  /* its next edge; NULL: go on to the next entry */
+    int done;
+} fwd;
+
+/* The backward search: nodes only (no parents, no states), marked in gate_gen. */
+static struct uld_node **back_queue;
+static uint32_t back_qlen, back_head, back_gen;
+static struct uld_edge *back_next;
+
+void uld_bfs_stats(struct uld_bfs_stats *out)
+{
+    *out = stats;
+}
 
 static int queue_ready(void)
 {
@@ -47,32 +77,143 @@ static int push(struct uld_node *n, struct uld_edge *via, uint32_t parent, int s
     return (int)qlen++;
 }
 
+static void forward_begin(struct uld_node *start, int start_rread)
+{
+    reach_gen = ++generation;
+    qlen = 0;
+    stats.searches++;
+    stats.nodes++;
+    int s0 = start_rread ? 1 : 0;
+    push(start, NULL, 0, s0, 0);
+    start->bfs_gen[s0] = reach_gen;
+    start->bfs_qidx[s0] = 0;
+    fwd.start = start;
+    fwd.head = 0;
+    fwd.next = start->out;
+    fwd.done = 0;
+}
+
+/* One step: scan an edge, or move on to the next queued node.
+ * Returns 1 while there is more, 0 when complete, -1 when truncated. */
+static inline int forward_step(void)
+{
+    struct uld_edge *e = fwd.next;
+    if (!e) {
+        if (++fwd.head >= qlen) {
+            fwd.done = 1;
+            return 0;
+        }
+        fwd.next = queue[fwd.head].node->out;
+        stats.nodes++;
+        return 1;
+    }
+    fwd.next = e->out_next;
+    stats.edges++;
+    int ns = next_state(e, queue[fwd.head].state);
+    struct uld_node *to = e->to;
+    if (ns < 0 || to->bfs_gen[0] == reach_gen || (ns == 1 && to->bfs_gen[1] == reach_gen))
+        return 1; /* state 0 dominates state 1 */
+    int idx = push(to, e, fwd.head, ns, 0);
+    if (idx < 0) {
+        fwd.done = 1;
+        return -1;
+    }
+    to->bfs_gen[ns] = reach_gen;
+    to->bfs_qidx[ns] = (uint32_t)idx;
+    return 1;
+}
+
+static int forward_finish(void)
+{
+    int r;
+    if (fwd.done)
+        return 0;
+    while ((r = forward_step()) > 0)
+        ;
+    return r;
+}
+
 int uld_bfs_reach(struct uld_node *start, int start_rread)
 {
     if (!queue_ready())
         return -1;
-    generation++;
-    qlen = 0;
-    int s0 = start_rread ? 1 : 0;
-    push(start, NULL, 0, s0, 0);
-    start->bfs_gen[s0] = generation;
-    start->bfs_qidx[s0] = 0;
-    for (uint32_t head = 0; head < qlen; head++) {
-        struct bfs_entry cur = queue[head];
-        for (struct uld_edge *e = cur.node->out; e; e = e->out_next) {
-            int ns = next_state(e, cur.state);
-            struct uld_node *to = e->to;
-            if (ns < 0 || to->bfs_gen[0] == generation ||
-                (ns == 1 && to->bfs_gen[1] == generation))
-                continue; /* state 0 dominates state 1 */
-            int idx = push(to, e, head, ns, 0);
-            if (idx < 0)
-                return -1;
-            to->bfs_gen[ns] = generation;
-            to->bfs_qidx[ns] = (uint32_t)idx;
+    forward_begin(start, start_rread);
+    return forward_finish() < 0 ? -1 : 0;
+}
+
+static int reached(const struct uld_node *n)
+{
+    return n->bfs_gen[0] == reach_gen || n->bfs_gen[1] == reach_gen;
+}
+
+static void backward_begin(struct uld_node *target)
+{
+    back_gen = ++generation;
+    stats.nodes++;
+    back_queue[0] = target;
+    back_qlen = 1;
+    back_head = 0;
+    back_next = target->in;
+    target->gate_gen = back_gen;
+}
+
+/* One step of the backward search: 1 while there is more, 0 when it ran
+ * out, 2 when it met the forward search (a path may exist), -1 truncated. */
+static inline int backward_step(void)
+{
+    struct uld_edge *e = back_next;
+    if (!e) {
+        if (++back_head >= back_qlen)
+            return 0;
+        back_next = back_queue[back_head]->in;
+        stats.nodes++;
+        return 1;
+    }
+    back_next = e->in_next;
+    stats.edges++;
+    struct uld_node *from = e->from;
+    if (from->gate_gen == back_gen)
+        return 1;
+    if (reached(from))
+        return 2;
+    if (back_qlen >= ULD_BFS_QUEUE)
+        return -1;
+    from->gate_gen = back_gen;
+    back_queue[back_qlen++] = from;
+    return 1;
+}
+
+int uld_bfs_reach_toward(struct uld_node *start, int start_rread, int resume,
+                         struct uld_node *target)
+{
+    if (!back_queue)
+        back_queue = uld_map(sizeof(*back_queue) * ULD_BFS_QUEUE);
+    if (!queue_ready() || !back_queue)
+        return -1;
+    if (!resume || fwd.start != start)
+        forward_begin(start, start_rread);
+    if (fwd.done)
+        return 1;
+    if (!reached(target)) {
+        backward_begin(target);
+        for (int back = 1;; back = !back) {
+            int r;
+            if (back) {
+                r = backward_step();
+                if (r == 0)
+                    return 0; /* nothing that leads to target is reachable from start */
+                if (r != 1)
+                    break;    /* they met, or the queue is full: the exact search decides */
+            } else {
+                r = forward_step();
+                if (r <= 0)
+                    return r < 0 ? -1 : 1;
+                if (reached(target))
+                    break;
+            }
         }
     }
-    return 0;
+    return forward_finish() < 0 ? -1 : 1;
 }
 
 /* Edges from the start to queue[idx], in order; a longer cycle keeps its first `max`. */
@@ -93,9 +234,9 @@ int uld_bfs_closes(struct uld_node *start, struct uld_node *target, int target_s
 {
     (void)start;
     int state;
-    if (target->bfs_gen[0] == generation)
+    if (target->bfs_gen[0] == reach_gen)
         state = 0;
-    else if (target->bfs_gen[1] == generation && !target_shared)
+    else if (target->bfs_gen[1] == reach_gen && !target_shared)
         state = 1; /* arrived as recursive reader: blocks only on an exclusive holder */
     else
         return 0;
@@ -129,6 +270,8 @@ int uld_bfs_ungated(struct uld_node *start, int start_rread, struct uld_node *ta
         ngates = 4;
     generation++;
     qlen = 0;
+    fwd.start = NULL; /* the queue is this search's now */
+    stats.searches++;
     unsigned full = (1u << ngates) - 1;
     int s0 = start_rread ? 1 : 0;
     push(start, NULL, 0, s0, full);
@@ -136,10 +279,12 @@ int uld_bfs_ungated(struct uld_node *start, int start_rread, struct uld_node *ta
     start->gate_seen = 1u << gate_slot(s0, full);
     for (uint32_t head = 0; head < qlen; head++) {
         struct bfs_entry cur = queue[head];
+        stats.nodes++;
         if (cur.node == target && cur.mask == 0 && (cur.state == 0 || !target_shared))
             return build_path(head, path, max);
         for (struct uld_edge *e = cur.node->out; e; e = e->out_next) {
             int ns = next_state(e, cur.state);
+            stats.edges++;
             if (ns < 0)
                 continue;
             unsigned nm = cur.mask & edge_gate_mask(e, gates, ngates);

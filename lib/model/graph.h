@@ -42,7 +42,7 @@ struct uld_node {
     /* search scratch, valid while bfs_gen[] equals the search generation */
     uint32_t bfs_gen[2];      /* reached in state 0 (normal) / 1 (via recursive read) */
     uint32_t bfs_qidx[2];
-    uint32_t gate_gen, gate_seen;
+    uint32_t gate_gen, gate_seen; /* gated search; gate_gen also marks the backward one */
 };
 
 struct uld_edge {
@@ -103,6 +103,17 @@ int uld_bfs_reach(struct uld_node *start, int start_rread) ULD_HIDDEN; /* -1: tr
 int uld_bfs_closes(struct uld_node *start, struct uld_node *target, int target_shared,
                    struct uld_edge **path, int max) ULD_HIDDEN; /* path length or 0 */
 /*
+ * The search of uld_bfs_reach() from start, stopped early when a search
+ * back from target (over in-edges, whatever the dependency types) runs out
+ * first without meeting it: then no path leads from start to target.
+ * Returns 0 for "no path" (the forward search is left partial: `resume`
+ * continues it for another target, if no other search ran and no edge but
+ * edges into start was added since), 1 when the forward search is complete
+ * (uld_bfs_closes() answers), -1 when it was truncated.
+ */
+int uld_bfs_reach_toward(struct uld_node *start, int start_rread, int resume,
+                         struct uld_node *target) ULD_HIDDEN;
+/*
  * Like uld_bfs_reach+closes, but only accept a path on which no single lock
  * of `gates` (held exclusively over the new edge) guards every edge.
  * Returns path length, 0 if none, -1 when the search was truncated.
@@ -110,6 +121,11 @@ int uld_bfs_closes(struct uld_node *start, struct uld_node *target, int target_s
 int uld_bfs_ungated(struct uld_node *start, int start_rread, struct uld_node *target,
                     int target_shared, const uint32_t *gates, int ngates,
                     struct uld_edge **path, int max) ULD_HIDDEN;
+/* Cycle searches so far, and the nodes and edges they visited (stats=1). */
+struct uld_bfs_stats {
+    unsigned long searches, nodes, edges;
+};
+void uld_bfs_stats(struct uld_bfs_stats *out) ULD_HIDDEN;
 /* Does `lock_id` guard every edge of path[0..n) and also the new edge? */
 int uld_path_gated_by(struct uld_edge **path, int n, uint32_t lock_id) ULD_HIDDEN;
 

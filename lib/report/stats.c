@@ -18,6 +18,8 @@ void uld_stats_print(int fd)
     long classes = uld_class_count(), live = uld_lockmap_live(), created = uld_lockmap_created();
     long lock_edges = uld_lock_graph.nedges, class_edges = uld_class_graph.nedges;
     long chains = uld_chain_count(), flushes = uld_chain_flushes(), stacks = uld_stack_count();
+    struct uld_bfs_stats bfs;
+    uld_bfs_stats(&bfs);
     uld_mutex_unlock(&uld_graph_lock);
     uint64_t lookups = tt.chain_hits + tt.chain_misses;
     unsigned long permille = lookups ? (unsigned long)(tt.chain_hits * 100000 / lookups) : 0;
@@ -29,11 +31,13 @@ void uld_stats_print(int fd)
                    "%ld lock dependencies, %ld class dependencies\n"
                    "ulockdep: stats: %lu validations: chain-cache hit rate %lu.%03lu%% "
                    "(%lu hits, %lu misses), %ld chains cached, %ld cache flushes\n"
+                   "ulockdep: stats: %lu cycle searches visited %lu nodes and %lu edges\n"
                    "ulockdep: stats: deepest held-lock stack %d, %u threads, slow path %lu.%03lu ms, "
                    "%ld stack traces, %lu KiB mapped, %ld reports suppressed\n",
                    classes, created, live, lock_edges, class_edges, (unsigned long)lookups,
                    permille / 1000, permille % 1000, (unsigned long)tt.chain_hits,
-                   (unsigned long)tt.chain_misses, chains, flushes, tt.max_depth, tt.threads,
+                   (unsigned long)tt.chain_misses, chains, flushes, bfs.searches, bfs.nodes,
+                   bfs.edges, tt.max_depth, tt.threads,
                    (unsigned long)(tt.slow_ns / 1000000), (unsigned long)(tt.slow_ns / 1000 % 1000),
                    stacks, (unsigned long)(uld_arena_bytes() / 1024),
                    uld_report_suppressed_count());

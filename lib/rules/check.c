@@ -18,6 +18,11 @@
 #include "model/tomb.h"
 #include "wait.h"
 
+/* The search from the lock being acquired, shared by the new edges into it
+ * (edges into x change nothing reachable from x): not begun; begun and
+ * stopped early (uld_bfs_reach_toward); complete. */
+enum { REACH_NONE, REACH_PARTIAL, REACH_DONE };
+
 /* Per-acquisition state of the order check. */
 struct order_ctx {
     struct uld_thread *t;
@@ -25,7 +30,7 @@ struct order_ctx {
     unsigned subclass, mode;
     int x_rread;                   /* acquired as a recursive reader */
     uint32_t stack_id;             /* current stack, captured on demand */
-    int reach_done;                /* uld_bfs_reach() result valid for `to` */
+    int reach;                     /* REACH_*: the search from x in this pass */
     int found_instance_cycle;
     int search;                    /* wait edges: 0 none, 1 when new, 2 always */
     int skip;                      /* held entries below this add no dependency */
@@ -343,10 +348,15 @@ static void check_cycle(struct order_ctx *c, struct uld_graph *g, struct uld_edg
                         int from_shared, uintptr_t ip)
 {
     struct uld_edge *path[ULD_MAX_CYCLE];
-    if (!c->reach_done) {
-        if (uld_bfs_reach(e->to, c->x_rread) < 0)
+    if (c->reach != REACH_DONE) {
+        int r = uld_bfs_reach_toward(e->to, c->x_rread, c->reach == REACH_PARTIAL, e->from);
+        if (r == 0) { /* nothing leads from x back to h */
+            c->reach = REACH_PARTIAL;
+            return;
+        }
+        if (r < 0)
             uld_table_full("cycle-search queue", ULD_BFS_QUEUE, NULL);
-        c->reach_done = 1;
+        c->reach = REACH_DONE;
     }
     int n = uld_bfs_closes(e->to, e->from, from_shared, path, ULD_MAX_CYCLE);
     if (n <= 0)
@@ -355,7 +365,7 @@ static void check_cycle(struct order_ctx *c, struct uld_graph *g, struct uld_edg
         /* Every edge ran under one exclusive lock: look for an unguarded cycle. */
         n = uld_bfs_ungated(e->to, c->x_rread, e->from, from_shared, e->gates, e->ngates,
                             path, ULD_MAX_CYCLE);
-        c->reach_done = 0;
+        c->reach = REACH_NONE; /* the gated search used the queue */
         if (n <= 0)
             return;
     }
@@ -426,7 +436,7 @@ static void order_pass(struct order_ctx *c, struct uld_graph *g, uintptr_t ip)
     struct uld_thread *t = c->t;
     struct uld_node *xn = g == &uld_lock_graph ? uld_lock_node(c->x, c->subclass)
                                                : &uld_lock_class(c->x, c->subclass)->node;
-    c->reach_done = 0;
+    c->reach = REACH_NONE;
     for (int i = c->skip; i < t->depth; i++) {
         const struct uld_held *h = &t->held[i];
         struct uld_lock *hl;

@@ -45,12 +45,28 @@ static enum uld_edge_change add_gated(int from, int to, const uint32_t *gates, i
     return uld_graph_add(&g, &n[from], &n[to], ULD_DEP_EN, gates, ngates, &e);
 }
 
-/* Would a new edge target -> start (target held shared?) close a cycle? */
+/*
+ * Would a new edge target -> start (target held shared?) close a cycle?
+ * Asked both ways: the full search, and the one a search back from target
+ * may stop early, which must agree with it.
+ */
 static int closes(int start, int start_rread, int target, int target_shared)
 {
     struct uld_edge *path[16];
     assert_int_equal(uld_bfs_reach(&n[start], start_rread), 0);
-    return uld_bfs_closes(&n[start], &n[target], target_shared, path, 16);
+    int full = uld_bfs_closes(&n[start], &n[target], target_shared, path, 16);
+    int r = uld_bfs_reach_toward(&n[start], start_rread, 0, &n[target]);
+    assert_true(r == 0 || r == 1);
+    int toward = r ? uld_bfs_closes(&n[start], &n[target], target_shared, path, 16) : 0;
+    assert_int_equal(toward, full);
+    return full;
+}
+
+static unsigned long edges_scanned(void)
+{
+    struct uld_bfs_stats st;
+    uld_bfs_stats(&st);
+    return st.edges;
 }
 
 static void test_add_find_change(void **state)
@@ -181,6 +197,48 @@ static void test_gates(void **state)
     assert_int_equal(uld_bfs_ungated(&n[0], 0, &n[1], 0, &gate, 1, path, 8), 1);
 }
 
+/*
+ * A hub (0 -> 2..7, a cache's table lock) does not make the search from it
+ * cost its out-degree when the new edge's source has nothing leading to it;
+ * the stopped search is resumed for the next target, and a path back into
+ * it is still found.
+ */
+static void test_search_back_stops_early(void **state)
+{
+    (void)state;
+    for (int i = 2; i < N; i++)
+        add(0, i, ULD_DEP_EN);
+    unsigned long before = edges_scanned();
+    assert_int_equal(uld_bfs_reach_toward(&n[0], 0, 0, &n[1]), 0); /* 1 has no in-edge */
+    assert_true(edges_scanned() - before <= 1);
+    add(1, 0, ULD_DEP_EN); /* the new edge into the start changes nothing reachable */
+    struct uld_edge *path[8];
+    assert_int_equal(uld_bfs_reach_toward(&n[0], 0, 1, &n[7]), 1);
+    assert_int_equal(uld_bfs_closes(&n[0], &n[7], 0, path, 8), 1);
+    assert_ptr_equal(path[0]->to, &n[7]);
+    /* a path two levels back from 1: 0 -> 3 -> 1 */
+    teardown(state);
+    setup(state);
+    for (int i = 2; i < N; i++)
+        add(0, i, ULD_DEP_EN);
+    add(3, 1, ULD_DEP_EN);
+    assert_int_equal(uld_bfs_reach_toward(&n[0], 0, 0, &n[1]), 1);
+    assert_int_equal(uld_bfs_closes(&n[0], &n[1], 0, path, 8), 2);
+    assert_ptr_equal(path[0]->to, &n[3]);
+}
+
+/* The search back ignores dependency types: meeting there is no cycle yet,
+ * the exact search decides (0 -(ER)-> 1 -(SN)-> 2 does not block). */
+static void test_search_back_meets_then_exact(void **state)
+{
+    (void)state;
+    add(0, 1, ULD_DEP_ER);
+    add(1, 2, ULD_DEP_SN);
+    assert_int_equal(uld_bfs_reach_toward(&n[0], 0, 0, &n[2]), 1);
+    struct uld_edge *path[8];
+    assert_int_equal(uld_bfs_closes(&n[0], &n[2], 0, path, 8), 0);
+}
+
 static void test_edge_limit(void **state)
 {
     (void)state;
@@ -203,6 +261,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_nonrecursive_reads_cycle, setup, teardown),
         cmocka_unit_test_setup_teardown(test_state_through_middle_node, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gates, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_search_back_stops_early, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_search_back_meets_then_exact, setup, teardown),
         cmocka_unit_test_setup_teardown(test_edge_limit, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
