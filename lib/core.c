@@ -246,7 +246,7 @@ static void exit_outputs(void)
     static _Atomic pid_t done_for;
     if (atomic_exchange(&done_for, getpid()) == getpid())
         return;
-    uld_report_flush();
+    uld_report_flush_final();
     uld_graph_dump();
     if (uld_config.stats)
         uld_stats_print(uld_output_fd(ULD_OUT_LOG));

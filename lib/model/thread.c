@@ -186,6 +186,14 @@ int uld_held_find(const struct uld_thread *t, uintptr_t addr)
     return -1;
 }
 
+int uld_held_once(const struct uld_thread *t)
+{
+    for (int i = t->depth - 1; i >= 0; i--)
+        if (t->held[i].type == ULD_TYPE_ONCE)
+            return 1;
+    return 0;
+}
+
 void uld_held_remove(struct uld_thread *t, int i)
 {
     memmove(&t->held[i], &t->held[i + 1], (size_t)(t->depth - i - 1) * sizeof(t->held[0]));

@@ -197,6 +197,8 @@ static inline uint64_t uld_held_top_key(const struct uld_thread *t)
 }
 /* Index of the newest entry for addr, or -1. */
 int uld_held_find(const struct uld_thread *t, uintptr_t addr) ULD_HIDDEN;
+/* Is t running a one-time initialiser (pthread_once, a C++ static guard)? */
+int uld_held_once(const struct uld_thread *t) ULD_HIDDEN;
 /* Remove entry i; entries above it get their chain keys recomputed. */
 void uld_held_remove(struct uld_thread *t, int i) ULD_HIDDEN;
 

@@ -442,6 +442,26 @@ static int pending_urgent(void)
     return 0;
 }
 
+/*
+ * Naming frames and classes loads libdw, and libdw's debuginfod client
+ * starts libcurl, libssh2 and OpenSSL, each through its own pthread_once.
+ * Inside a library's one-time initialiser (OpenSSL's, on the program's
+ * first TLS call) that would wait for the initialiser this thread is
+ * running: reports wait for the next flush outside it, or for exit.
+ */
+static int flushing_final;
+static int in_one_time_init(void)
+{
+    struct uld_thread *t = uld_self;
+    return t && t != ULD_THREAD_DEAD && t->depth && uld_held_once(t);
+}
+
+void uld_report_flush_final(void)
+{
+    flushing_final = 1;
+    uld_report_flush();
+}
+
 static void flush_on_stack(void *unused)
 {
     (void)unused;
@@ -483,6 +503,8 @@ void uld_report_flush(void)
     if (!atomic_load(&pending) && !uld_graph_dump_due() && likely(!uld_table_full_pending()))
         return; /* no reports, no new edges, no full table */
     if (uld_in_signal_handler() && !pending_urgent())
+        return;
+    if (in_one_time_init() && !flushing_final && !pending_urgent())
         return;
     if (unlikely(uld_table_full_pending()))
         queue_tables_full();

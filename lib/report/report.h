@@ -114,6 +114,8 @@ uintptr_t uld_report_site_frame(const uintptr_t *frames, int i) ULD_HIDDEN;
 
 /* No validator lock held: print everything queued. */
 void uld_report_flush(void) ULD_HIDDEN;
+/* At exit: the same, even inside a one-time initialiser (the last chance). */
+void uld_report_flush_final(void) ULD_HIDDEN;
 int uld_report_pending(void) ULD_HIDDEN; /* reports queued, not yet printed */
 
 int uld_report_open_outputs(void) ULD_HIDDEN;

@@ -107,6 +107,13 @@ static void bound_debuginfod(void)
     if (done)
         return;
     done = 1;
+    /* no servers: no client, which would start libcurl and its TLS
+     * libraries inside the program for nothing */
+    const char *urls = getenv("DEBUGINFOD_URLS");
+    if (!urls || !urls[0]) {
+        debuginfod_given_up = 1;
+        return;
+    }
     void *client = dwfl_get_debuginfod_client(dwfl);
     if (!client)
         return; /* DEBUGINFOD_URLS unset, or no libdebuginfod */
