@@ -447,7 +447,9 @@ static int pending_urgent(void)
  * starts libcurl, libssh2 and OpenSSL, each through its own pthread_once.
  * Inside a library's one-time initialiser (OpenSSL's, on the program's
  * first TLS call) that would wait for the initialiser this thread is
- * running: reports wait for the next flush outside it, or for exit.
+ * running.  There reports are printed without loading libdw (module+offset
+ * unless an earlier report loaded it, as from a signal handler), and the
+ * graph dump, whose names are keys, waits for the next flush outside.
  */
 static int flushing_final;
 static int in_one_time_init(void)
@@ -466,12 +468,14 @@ static void flush_on_stack(void *unused)
 {
     (void)unused;
     /* no graph dump from a handler: it names frames, and raw names are not keys */
-    int no_dump = uld_in_signal_handler() || atomic_load(&uld_symbolize_raw);
+    int in_init = in_one_time_init() && !flushing_final;
+    int no_dump = uld_in_signal_handler() || atomic_load(&uld_symbolize_raw) || in_init;
     while (atomic_load(&pending) || (!no_dump && uld_graph_dump_due())) {
         if (!uld_mutex_trylock(&report_lock))
             return; /* the holder prints ours before it lets go */
         if (!emit_buf)
             emit_buf = uld_map(EMIT_BUF_SIZE);
+        int load_was = in_init ? uld_dw_forbid_load(1) : -1;
         struct uld_report *list = atomic_exchange(&pending, NULL), *fifo = NULL;
         while (list) { /* the pending stack is newest first */
             struct uld_report *next = list->next;
@@ -489,6 +493,8 @@ static void flush_on_stack(void *unused)
             uld_free(fifo, sizeof(*fifo));
             fifo = next;
         }
+        if (load_was >= 0)
+            uld_dw_forbid_load(load_was);
         if (!no_dump)
             uld_graph_dump_write(0);
         uld_mutex_unlock(&report_lock);
@@ -503,8 +509,6 @@ void uld_report_flush(void)
     if (!atomic_load(&pending) && !uld_graph_dump_due() && likely(!uld_table_full_pending()))
         return; /* no reports, no new edges, no full table */
     if (uld_in_signal_handler() && !pending_urgent())
-        return;
-    if (in_one_time_init() && !flushing_final && !pending_urgent())
         return;
     if (unlikely(uld_table_full_pending()))
         queue_tables_full();

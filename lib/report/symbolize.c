@@ -107,13 +107,6 @@ static void bound_debuginfod(void)
     if (done)
         return;
     done = 1;
-    /* no servers: no client, which would start libcurl and its TLS
-     * libraries inside the program for nothing */
-    const char *urls = getenv("DEBUGINFOD_URLS");
-    if (!urls || !urls[0]) {
-        debuginfod_given_up = 1;
-        return;
-    }
     void *client = dwfl_get_debuginfod_client(dwfl);
     if (!client)
         return; /* DEBUGINFOD_URLS unset, or no libdebuginfod */
@@ -177,6 +170,12 @@ static int report_modules(int fresh)
         dwfl = dwfl_begin(&callbacks);
         if (!dwfl)
             return 0;
+        /* libdw 0.188 makes its debuginfod client at the first debug file
+         * it does not find, servers or not; the client starts libcurl,
+         * libssh2 and OpenSSL through their own pthread_once.  Made here,
+         * with the session, it never starts inside a later flush from a
+         * one-time initialiser (report.c: those do not load libdw). */
+        bound_debuginfod();
         dwfl_report_begin(dwfl);
     } else if (fresh) {
         uld_symindex_forget_all(); /* modules no longer mapped are freed */

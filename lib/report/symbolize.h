@@ -24,7 +24,7 @@ struct uld_frame_info {
 /* While set, libdw is not loaded (dwload.c): the kill-time report runs in a
  * signal handler, where dlopen could deadlock on the loader's lock held by
  * the code it interrupted, and the process must still end. */
-void uld_dw_forbid_load(int forbid) ULD_HIDDEN;
+int uld_dw_forbid_load(int forbid) ULD_HIDDEN; /* returns the previous setting */
 
 /* Describe a code address; `is_return` looks up the call instruction.  Report lock held.
  * This is the real (outermost) function: its symbol, offset and the line in

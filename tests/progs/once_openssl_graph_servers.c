@@ -6,7 +6,8 @@
  * whose debuginfod client starts libcurl, libssh2 and OpenSSL: from inside
  * OpenSSL's own initialiser that waited for itself, and the program hung
  * at its first OpenSSL call (unbound did, at start-up).  Here
- * DEBUGINFOD_URLS names a server (nothing listens there), so the client is made; the dump must wait until the program leaves OpenSSL's initialiser.
+ * DEBUGINFOD_URLS names a server (nothing listens there).  The dump waits
+ * until the program leaves OpenSSL's initialiser.
  * libcrypto is opened with dlopen: the test needs no OpenSSL headers.
  *
  * EXPECT: none

@@ -1,0 +1,39 @@
+/*
+ * once_init_first_report.c - the process's first report comes from inside
+ * a pthread_once initialiser that never returns (an ABBA deadlock; the
+ * process is killed).  libdw is not loaded there (its debuginfod client
+ * starts libraries through their own pthread_once), so the locks are named
+ * module+offset, but the report is written before the thread blocks.
+ *
+ * HANGS: 3
+ * EXPECT: lock-order-inversion once_init_first_report+0x* once_init_first_report+0x*
+ */
+#include "progs.h"
+
+static pthread_mutex_t lock_a = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t lock_b = PTHREAD_MUTEX_INITIALIZER;
+static pthread_barrier_t both_hold_one;
+static pthread_once_t setup_once = PTHREAD_ONCE_INIT;
+
+static void *thread_ba(void *arg)
+{
+    OK(pthread_mutex_lock(&lock_b));
+    pthread_barrier_wait(&both_hold_one);
+    OK(pthread_mutex_lock(&lock_a)); /* blocks forever */
+    return arg;
+}
+
+static void setup(void)
+{
+    OK(pthread_mutex_lock(&lock_a));
+    pthread_barrier_wait(&both_hold_one);
+    OK(pthread_mutex_lock(&lock_b)); /* blocks forever */
+}
+
+int main(void)
+{
+    OK(pthread_barrier_init(&both_hold_one, NULL, 2));
+    spawn_thread(thread_ba, NULL);
+    pthread_once(&setup_once, setup);
+    return 0;
+}
