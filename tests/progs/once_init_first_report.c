@@ -8,32 +8,10 @@
  * HANGS: 3
  * EXPECT: lock-order-inversion once_init_first_report+0x* once_init_first_report+0x*
  */
-#include "progs.h"
-
-static pthread_mutex_t lock_a = PTHREAD_MUTEX_INITIALIZER;
-static pthread_mutex_t lock_b = PTHREAD_MUTEX_INITIALIZER;
-static pthread_barrier_t both_hold_one;
-static pthread_once_t setup_once = PTHREAD_ONCE_INIT;
-
-static void *thread_ba(void *arg)
-{
-    OK(pthread_mutex_lock(&lock_b));
-    pthread_barrier_wait(&both_hold_one);
-    OK(pthread_mutex_lock(&lock_a)); /* blocks forever */
-    return arg;
-}
-
-static void setup(void)
-{
-    OK(pthread_mutex_lock(&lock_a));
-    pthread_barrier_wait(&both_hold_one);
-    OK(pthread_mutex_lock(&lock_b)); /* blocks forever */
-}
+#include "once_init_abba.h"
 
 int main(void)
 {
-    OK(pthread_barrier_init(&both_hold_one, NULL, 2));
-    spawn_thread(thread_ba, NULL);
-    pthread_once(&setup_once, setup);
+    deadlock_in_once();
     return 0;
 }
