@@ -186,15 +186,20 @@ static inline size_t uld_granule_bit(uintptr_t addr)
     return (addr & ((1ull << ULD_LEAF_SHIFT) - 1)) >> ULD_GRANULE_SHIFT;
 }
 
+/* Bit `bit` of the leaf's bitmap that starts at word `words` (0: the
+ * granule bits; ULD_LEAF_WORDS: the tombstone bits, below). */
+static inline int uld_leaf_test(_Atomic uint64_t *leaf, size_t words, size_t bit)
+{
+    return (atomic_load_explicit(&leaf[words + bit / 64], memory_order_relaxed) >> (bit % 64)) &
+           1;
+}
+
 /* addr's own bit: a lock or tombstone there.  Inline: every lazy init and
  * destroy asks (lazy.c), in a few loads. */
 static inline int uld_lockmap_marked(uintptr_t addr)
 {
     _Atomic uint64_t *leaf = uld_granule_leaf(addr);
-    if (!leaf)
-        return 0;
-    size_t bit = uld_granule_bit(addr);
-    return (atomic_load_explicit(&leaf[bit / 64], memory_order_relaxed) >> (bit % 64)) & 1;
+    return leaf && uld_leaf_test(leaf, 0, uld_granule_bit(addr));
 }
 
 /*
@@ -213,24 +218,19 @@ static inline int uld_lockmap_may_have_record(uintptr_t addr)
     if (!leaf)
         return 0;
     size_t bit = uld_granule_bit(addr);
-    if (!((atomic_load_explicit(&leaf[bit / 64], memory_order_relaxed) >> (bit % 64)) & 1))
+    if (!uld_leaf_test(leaf, 0, bit))
         return 0;
     /* keeps the compiler from preparing this load before the test above,
      * on every lock's init (most find no bit) */
     __asm__ volatile("" : "+r"(leaf), "+r"(bit));
-    return !((atomic_load_explicit(&leaf[ULD_LEAF_WORDS + bit / 64], memory_order_relaxed) >>
-              (bit % 64)) & 1);
+    return !uld_leaf_test(leaf, ULD_LEAF_WORDS, bit);
 }
 
 /* Is a tombstone at addr (tomb.c's table has it)? */
 static inline int uld_lockmap_tomb_marked(uintptr_t addr)
 {
     _Atomic uint64_t *leaf = uld_granule_leaf(addr);
-    if (!leaf)
-        return 0;
-    size_t bit = uld_granule_bit(addr);
-    return (atomic_load_explicit(&leaf[ULD_LEAF_WORDS + bit / 64], memory_order_relaxed) >>
-            (bit % 64)) & 1;
+    return leaf && uld_leaf_test(leaf, ULD_LEAF_WORDS, uld_granule_bit(addr));
 }
 /* tomb.c, graph_lock held; 0: no bitmap could be mapped for addr */
 int uld_lockmap_tomb_mark(uintptr_t addr, int on) ULD_HIDDEN;

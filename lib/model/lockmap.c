@@ -188,30 +188,30 @@ static _Atomic uint64_t *leaf_of(uintptr_t addr, int create)
     return leaf;
 }
 
-/* One bit per possible lock start: a lock's own bit, nobody else's. */
-static void granule_set(uintptr_t addr, int on)
-{
-    _Atomic uint64_t *leaf = leaf_of(addr, on);
-    if (!leaf)
-        return;
-    size_t bit = uld_granule_bit(addr);
-    if (on)
-        atomic_fetch_or(&leaf[bit / 64], 1ull << (bit % 64));
-    else
-        atomic_fetch_and(&leaf[bit / 64], ~(1ull << (bit % 64)));
-}
-
-int uld_lockmap_tomb_mark(uintptr_t addr, int on)
+/* Set or clear addr's bit in the leaf's bitmap at word `words` (lock.h);
+ * 0 if addr has no leaf (none could be mapped, or clearing an absent one). */
+static int leaf_set(uintptr_t addr, size_t words, int on)
 {
     _Atomic uint64_t *leaf = leaf_of(addr, on);
     if (!leaf)
         return 0;
     size_t bit = uld_granule_bit(addr);
     if (on)
-        atomic_fetch_or(&leaf[ULD_LEAF_WORDS + bit / 64], 1ull << (bit % 64));
+        atomic_fetch_or(&leaf[words + bit / 64], 1ull << (bit % 64));
     else
-        atomic_fetch_and(&leaf[ULD_LEAF_WORDS + bit / 64], ~(1ull << (bit % 64)));
+        atomic_fetch_and(&leaf[words + bit / 64], ~(1ull << (bit % 64)));
     return 1;
+}
+
+/* One bit per possible lock start: a lock's own bit, nobody else's. */
+static void granule_set(uintptr_t addr, int on)
+{
+    leaf_set(addr, 0, on);
+}
+
+int uld_lockmap_tomb_mark(uintptr_t addr, int on)
+{
+    return leaf_set(addr, ULD_LEAF_WORDS, on);
 }
 
 /*

@@ -504,10 +504,10 @@ static void flush_on_stack(void *unused)
 /* Symbolisation (libdw) alone can need ~150 KiB of stack: on a big one. */
 void uld_report_flush(void)
 {
-    /* A signal handler must not symbolise (libdw allocates): unless the thread
-     * is about to hang, leave the reports to the next flush outside a handler. */
     if (!atomic_load(&pending) && !uld_graph_dump_due() && likely(!uld_table_full_pending()))
         return; /* no reports, no new edges, no full table */
+    /* A signal handler must not symbolise (libdw allocates): unless the thread
+     * is about to hang, leave the reports to the next flush outside a handler. */
     if (uld_in_signal_handler() && !pending_urgent())
         return;
     if (unlikely(uld_table_full_pending()))
