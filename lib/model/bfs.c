@@ -27,8 +27,12 @@ struct bfs_entry {
 static struct bfs_entry *queue;
 static uint32_t qlen;
 /* One counter for every search, so the marks of one kind of search never
- * look current to another; reach_gen is the forward search's. */
+ * look current to another; reach_gen is the forward search's.  A daemon
+ * can run 2^32 searches: when the counter wraps, the epoch moves on, and a
+ * node's marks from an older epoch are cleared before they are read, so a
+ * mark left long ago never passes for this search's. */
 static uint32_t generation, reach_gen;
+static uint16_t epoch;
 static struct uld_bfs_stats stats;
 
 /* The forward search from `start`, resumable one step at a time. */
@@ -47,6 +51,35 @@ static struct uld_edge *back_next;
 void uld_bfs_stats(struct uld_bfs_stats *out)
 {
     *out = stats;
+}
+
+void uld_bfs_set_generation(uint32_t g)
+{
+    generation = g;
+}
+
+/* The counter for a search that starts afresh (forward or gated): they
+ * wrap it, with room left for the backward searches that may run before
+ * the next one, while a resumable forward search's marks must stay. */
+#define BACKWARD_ROOM (1u << 20)
+
+static uint32_t next_generation(void)
+{
+    if (generation >= UINT32_MAX - BACKWARD_ROOM) {
+        epoch++;
+        generation = 0;
+    }
+    return ++generation;
+}
+
+/* Before any read or write of n's marks. */
+static inline struct uld_node *fresh(struct uld_node *n)
+{
+    if (n->bfs_epoch != epoch) {
+        n->bfs_gen[0] = n->bfs_gen[1] = n->gate_gen = 0;
+        n->bfs_epoch = epoch;
+    }
+    return n;
 }
 
 static int queue_ready(void)
@@ -79,7 +112,8 @@ static int push(struct uld_node *n, struct uld_edge *via, uint32_t parent, int s
 
 static void forward_begin(struct uld_node *start, int start_rread)
 {
-    reach_gen = ++generation;
+    reach_gen = next_generation();
+    fresh(start);
     qlen = 0;
     stats.searches++;
     stats.nodes++;
@@ -110,7 +144,7 @@ static inline int forward_step(void)
     fwd.next = e->out_next;
     stats.edges++;
     int ns = next_state(e, queue[fwd.head].state);
-    struct uld_node *to = e->to;
+    struct uld_node *to = fresh(e->to);
     if (ns < 0 || to->bfs_gen[0] == reach_gen || (ns == 1 && to->bfs_gen[1] == reach_gen))
         return 1; /* state 0 dominates state 1 */
     int idx = push(to, e, fwd.head, ns, 0);
@@ -141,20 +175,26 @@ int uld_bfs_reach(struct uld_node *start, int start_rread)
     return forward_finish() < 0 ? -1 : 0;
 }
 
-static int reached(const struct uld_node *n)
+static int reached(struct uld_node *n)
 {
+    fresh(n);
     return n->bfs_gen[0] == reach_gen || n->bfs_gen[1] == reach_gen;
 }
 
-static void backward_begin(struct uld_node *target)
+/* 0 when the counter has no room left (never in practice: see BACKWARD_ROOM). */
+static int backward_begin(struct uld_node *target)
 {
+    if (generation == UINT32_MAX)
+        return 0;
     back_gen = ++generation;
+    fresh(target);
     stats.nodes++;
     back_queue[0] = target;
     back_qlen = 1;
     back_head = 0;
     back_next = target->in;
     target->gate_gen = back_gen;
+    return 1;
 }
 
 /* One step of the backward search: 1 while there is more, 0 when it ran
@@ -171,7 +211,7 @@ static inline int backward_step(void)
     }
     back_next = e->in_next;
     stats.edges++;
-    struct uld_node *from = e->from;
+    struct uld_node *from = fresh(e->from);
     if (from->gate_gen == back_gen)
         return 1;
     if (reached(from))
@@ -194,8 +234,7 @@ int uld_bfs_reach_toward(struct uld_node *start, int start_rread, int resume,
         forward_begin(start, start_rread);
     if (fwd.done)
         return 1;
-    if (!reached(target)) {
-        backward_begin(target);
+    if (!reached(target) && backward_begin(target)) {
         for (int back = 1;; back = !back) {
             int r;
             if (back) {
@@ -234,6 +273,7 @@ int uld_bfs_closes(struct uld_node *start, struct uld_node *target, int target_s
 {
     (void)start;
     int state;
+    fresh(target);
     if (target->bfs_gen[0] == reach_gen)
         state = 0;
     else if (target->bfs_gen[1] == reach_gen && !target_shared)
@@ -268,7 +308,8 @@ int uld_bfs_ungated(struct uld_node *start, int start_rread, struct uld_node *ta
         return -1;
     if (ngates > 4)
         ngates = 4;
-    generation++;
+    next_generation();
+    fresh(start);
     qlen = 0;
     fwd.start = NULL; /* the queue is this search's now */
     stats.searches++;
@@ -288,7 +329,7 @@ int uld_bfs_ungated(struct uld_node *start, int start_rread, struct uld_node *ta
             if (ns < 0)
                 continue;
             unsigned nm = cur.mask & edge_gate_mask(e, gates, ngates);
-            struct uld_node *to = e->to;
+            struct uld_node *to = fresh(e->to);
             if (to->gate_gen != generation) {
                 to->gate_gen = generation;
                 to->gate_seen = 0;

@@ -37,6 +37,7 @@ struct uld_lock;
 struct uld_node {
     uint32_t id;              /* unique for the process lifetime, never reused */
     uint8_t subclass;
+    uint16_t bfs_epoch;       /* the scratch below is stale unless this is current (bfs.c) */
     struct uld_edge *out, *in;
     void *owner;              /* struct uld_lock or struct uld_class */
     /* search scratch, valid while bfs_gen[] equals the search generation */
@@ -126,6 +127,8 @@ struct uld_bfs_stats {
     unsigned long searches, nodes, edges;
 };
 void uld_bfs_stats(struct uld_bfs_stats *out) ULD_HIDDEN;
+/* Tests only: set the search counter (the next search takes g + 1). */
+void uld_bfs_set_generation(uint32_t g) ULD_HIDDEN;
 /* Does `lock_id` guard every edge of path[0..n) and also the new edge? */
 int uld_path_gated_by(struct uld_edge **path, int n, uint32_t lock_id) ULD_HIDDEN;
 

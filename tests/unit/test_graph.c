@@ -239,6 +239,53 @@ static void test_search_back_meets_then_exact(void **state)
     assert_int_equal(uld_bfs_closes(&n[0], &n[2], 0, path, 8), 0);
 }
 
+/*
+ * A daemon runs 2^32 searches: marks a node kept from before the search
+ * counter wrapped must not pass for the current search's when the counter
+ * comes back to their value (set here by hand: the same value after a wrap).
+ */
+static void wrap_counter_then_set(uint32_t g)
+{
+    uld_bfs_set_generation(UINT32_MAX);
+    assert_int_equal(uld_bfs_reach(&n[7], 0), 0); /* a search that wraps it */
+    uld_bfs_set_generation(g);
+}
+
+static void test_marks_from_before_a_wrap(void **state)
+{
+    (void)state;
+    struct uld_edge *path[8];
+    add(0, 1, ULD_DEP_EN);
+    uld_bfs_set_generation(1000);
+    assert_int_equal(uld_bfs_reach(&n[0], 0), 0); /* marks 1 reached, at 1001 */
+    wrap_counter_then_set(1000);
+    assert_int_equal(uld_bfs_reach(&n[2], 0), 0); /* 1001 again: 2 reaches nothing */
+    assert_int_equal(uld_bfs_closes(&n[2], &n[1], 0, path, 8), 0);
+    /* the gated search: a node seen long ago is not skipped now */
+    uint32_t gate = 77;
+    uld_bfs_set_generation(2000);
+    assert_int_equal(uld_bfs_ungated(&n[0], 0, &n[1], 0, &gate, 1, path, 8), 1);
+    wrap_counter_then_set(2000);
+    assert_int_equal(uld_bfs_ungated(&n[0], 0, &n[1], 0, &gate, 1, path, 8), 1);
+}
+
+/* A forward search started just before the counter's end is resumed across
+ * the backward searches that follow it, with its marks intact. */
+static void test_resume_at_the_counter_end(void **state)
+{
+    (void)state;
+    struct uld_edge *path[8];
+    for (int i = 2; i < N; i++)
+        add(0, i, ULD_DEP_EN);
+    add(4, 1, ULD_DEP_EN);
+    uld_bfs_set_generation(UINT32_MAX - 1);
+    assert_int_equal(uld_bfs_reach_toward(&n[0], 0, 0, &n[6]), 1);
+    assert_int_equal(uld_bfs_closes(&n[0], &n[6], 0, path, 8), 1);
+    assert_int_equal(uld_bfs_reach_toward(&n[0], 0, 1, &n[1]), 1);
+    assert_int_equal(uld_bfs_closes(&n[0], &n[1], 0, path, 8), 2);
+    assert_ptr_equal(path[0]->to, &n[4]);
+}
+
 static void test_edge_limit(void **state)
 {
     (void)state;
@@ -263,6 +310,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_gates, setup, teardown),
         cmocka_unit_test_setup_teardown(test_search_back_stops_early, setup, teardown),
         cmocka_unit_test_setup_teardown(test_search_back_meets_then_exact, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_marks_from_before_a_wrap, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_resume_at_the_counter_end, setup, teardown),
         cmocka_unit_test_setup_teardown(test_edge_limit, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
