@@ -23,7 +23,8 @@
     X(dwarf_diename) X(dwarf_filesrc) X(dwarf_formstring) X(dwarf_formudata)                    \
     X(dwarf_getscopes) X(dwarf_getscopes_die) X(dwarf_getsrc_die) X(dwarf_getsrcfiles)          \
     X(dwarf_haspc) X(dwarf_lineno) X(dwarf_linesrc) X(dwarf_siblingof) X(dwarf_tag)             \
-    X(dwfl_addrmodule) X(dwfl_begin) X(dwfl_get_debuginfod_client) X(dwfl_getmodules)           \
+    X(dwfl_addrmodule) X(dwfl_begin) X(dwfl_build_id_find_debuginfo)                            \
+    X(dwfl_get_debuginfod_client) X(dwfl_getmodules)                                            \
     X(dwfl_linux_proc_find_elf) X(dwfl_linux_proc_report) X(dwfl_module_addrdie)                \
     X(dwfl_module_addrinfo) X(dwfl_module_build_id) X(dwfl_module_getelf)                       \
     X(dwfl_module_getsym_info) X(dwfl_module_getsymtab) X(dwfl_module_getsymtab_first_global)  \
@@ -66,6 +67,7 @@ int uld_dw_load(void) ULD_HIDDEN;
 #define dwarf_tag (*uld_dw.dwarf_tag)
 #define dwfl_addrmodule (*uld_dw.dwfl_addrmodule)
 #define dwfl_begin (*uld_dw.dwfl_begin)
+#define dwfl_build_id_find_debuginfo (*uld_dw.dwfl_build_id_find_debuginfo)
 #define dwfl_get_debuginfod_client (*uld_dw.dwfl_get_debuginfod_client)
 #define dwfl_getmodules (*uld_dw.dwfl_getmodules)
 #define dwfl_linux_proc_find_elf (*uld_dw.dwfl_linux_proc_find_elf)

@@ -443,13 +443,13 @@ static int pending_urgent(void)
 }
 
 /*
- * Naming frames and classes loads libdw, and libdw's debuginfod client
+ * Naming frames and classes may make libdw's debuginfod client, which
  * starts libcurl, libssh2 and OpenSSL, each through its own pthread_once.
  * Inside a library's one-time initialiser (OpenSSL's, on the program's
  * first TLS call) that would wait for the initialiser this thread is
- * running.  There reports are printed without loading libdw (module+offset
- * unless an earlier report loaded it, as from a signal handler), and the
- * graph dump, whose names are keys, waits for the next flush outside.
+ * running.  There separate debug files come from the local build-id tree
+ * only (libdw itself starts none of those libraries), and the graph dump,
+ * whose names are keys, waits for the next flush outside.
  */
 static int flushing_final;
 static int in_one_time_init(void)
@@ -475,7 +475,7 @@ static void flush_on_stack(void *unused)
             return; /* the holder prints ours before it lets go */
         if (!emit_buf)
             emit_buf = uld_map(EMIT_BUF_SIZE);
-        int load_was = in_init ? uld_dw_forbid_load(1) : -1;
+        int local_was = in_init ? uld_symbolize_local_only(1) : -1;
         struct uld_report *list = atomic_exchange(&pending, NULL), *fifo = NULL;
         while (list) { /* the pending stack is newest first */
             struct uld_report *next = list->next;
@@ -493,8 +493,8 @@ static void flush_on_stack(void *unused)
             uld_free(fifo, sizeof(*fifo));
             fifo = next;
         }
-        if (load_was >= 0)
-            uld_dw_forbid_load(load_was);
+        if (local_was >= 0)
+            uld_symbolize_local_only(local_was);
         if (!no_dump)
             uld_graph_dump_write(0);
         uld_mutex_unlock(&report_lock);

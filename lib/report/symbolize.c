@@ -88,6 +88,14 @@ static const Dwfl_Callbacks callbacks = {
 typedef int (*progress_fn)(void *client, long done, long total);
 static uint64_t debuginfod_deadline;
 static int debuginfod_allowed, debuginfod_timed_out, debuginfod_given_up;
+static int local_only;
+
+int uld_symbolize_local_only(int local)
+{
+    int was = local_only;
+    local_only = local;
+    return was;
+}
 
 static int debuginfod_progress(void *client, long done, long total)
 {
@@ -104,7 +112,7 @@ static int debuginfod_progress(void *client, long done, long total)
 static void bound_debuginfod(void)
 {
     static int done;
-    if (done)
+    if (done || local_only)
         return;
     done = 1;
     void *client = dwfl_get_debuginfod_client(dwfl);
@@ -125,12 +133,17 @@ static int find_debuginfo(Dwfl_Module *m, void **user, const char *modname, Dwar
                           const char *file, const char *debuglink, GElf_Word crc,
                           char **debugfile)
 {
+    int fd;
+    if (local_only) { /* libdw keeps the answer: this module never asks debuginfod */
+        fd = dwfl_build_id_find_debuginfo(m, user, modname, base, file, debuglink, crc,
+                                          debugfile);
+        return fd < 0 ? fd : uld_fd_move_high(fd);
+    }
     bound_debuginfod();
     debuginfod_deadline = uld_now_ns() + (uint64_t)uld_config.symbolize_timeout * 1000000000u;
     debuginfod_timed_out = 0;
     /* the descriptor stays open: moved out of the program's way (see find_elf_mapped) */
-    int fd = dwfl_standard_find_debuginfo(m, user, modname, base, file, debuglink, crc,
-                                          debugfile);
+    fd = dwfl_standard_find_debuginfo(m, user, modname, base, file, debuglink, crc, debugfile);
     if (debuginfod_timed_out && !debuginfod_given_up) {
         debuginfod_given_up = 1;
         uld_warn("debuginfod gave no debug file for %s within symbolize_timeout=%lds; its "
@@ -174,7 +187,8 @@ static int report_modules(int fresh)
          * it does not find, servers or not; the client starts libcurl,
          * libssh2 and OpenSSL through their own pthread_once.  Made here,
          * with the session, it never starts inside a later flush from a
-         * one-time initialiser (report.c: those do not load libdw). */
+         * one-time initialiser; a session begun inside one makes it at
+         * the first lookup outside (report.c). */
         bound_debuginfod();
         dwfl_report_begin(dwfl);
     } else if (fresh) {

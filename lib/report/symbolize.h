@@ -25,6 +25,10 @@ struct uld_frame_info {
  * signal handler, where dlopen could deadlock on the loader's lock held by
  * the code it interrupted, and the process must still end. */
 int uld_dw_forbid_load(int forbid) ULD_HIDDEN; /* returns the previous setting */
+/* While set, separate debug files come from the local build-id tree only,
+ * never debuginfod, whose client starts libcurl and the TLS libraries
+ * through their own one-time initialisers (report.c). */
+int uld_symbolize_local_only(int local) ULD_HIDDEN; /* returns the previous setting */
 
 /* Describe a code address; `is_return` looks up the call instruction.  Report lock held.
  * This is the real (outermost) function: its symbol, offset and the line in
