@@ -741,7 +741,11 @@ int uld_check_wait_on_others(struct uld_thread *t, struct uld_lock *w, uintptr_t
 }
 
 /* Locks that a wake-up of w happens with: held now, plus, for a semaphore
- * this thread waited on, the locks it took since (a semaphore used as a lock). */
+ * this thread waited on, the locks it took since (a semaphore used as a lock).
+ * A lock taken by trylock is not one: its taker never waits for it (no
+ * order edge goes into a tried lock either), and a lock held since long
+ * before, such as the semaphore a Python thread holds from its start to its
+ * end (taken by sem_trywait), would make every wake-up it ever sends need it. */
 static int wake_context(struct uld_thread *t, struct uld_lock *w, struct uld_needed *out)
 {
     int n = 0, i = 0;
@@ -753,7 +757,7 @@ static int wake_context(struct uld_thread *t, struct uld_lock *w, struct uld_nee
     for (; i < t->depth && n < ULD_MAX_NEEDED; i++) {
         const struct uld_held *h = &t->held[i];
         struct uld_lock *l = held_lock(h);
-        if (l && l != w && !(h->mode & ULD_MODE_NOCHECK))
+        if (l && l != w && !(h->mode & (ULD_MODE_NOCHECK | ULD_MODE_TRY)))
             out[n++] = (struct uld_needed){l, l->id, h->subclass, h->mode, h->ip};
     }
     if (t->sem_addr == atomic_load(&w->addr)) {
@@ -762,7 +766,8 @@ static int wake_context(struct uld_thread *t, struct uld_lock *w, struct uld_nee
             int dup = 0;
             for (int j = 0; j < n; j++)
                 dup |= out[j].id == s->id;
-            if (!dup && s->lock->id == s->id && atomic_load(&s->lock->addr))
+            if (!dup && !(s->mode & ULD_MODE_TRY) && s->lock->id == s->id &&
+                atomic_load(&s->lock->addr))
                 out[n++] = *s;
         }
     }
