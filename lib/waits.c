@@ -185,7 +185,7 @@ void uld_sem_wait_begin(const void *sem, uintptr_t ip)
     uld_leave();
 }
 
-void uld_sem_acquired(const void *sem, uintptr_t ip)
+void uld_sem_acquired(const void *sem, int waited, uintptr_t ip)
 {
     struct uld_thread *t = uld_enter();
     if (!t)
@@ -193,7 +193,8 @@ void uld_sem_acquired(const void *sem, uintptr_t ip)
     struct uld_lock *w = uld_lock_lookup((uintptr_t)sem);
     if (sem_is_binary(w) && uld_held_find(t, (uintptr_t)sem) < 0) {
         struct uld_acq a;
-        uld_acquire_prepare(t, &a, (uintptr_t)sem, sem_lockdesc, ULD_MODE_TRY, 0, ip);
+        unsigned mode = ULD_MODE_TRY | (waited ? ULD_MODE_WAITED : 0);
+        uld_acquire_prepare(t, &a, (uintptr_t)sem, sem_lockdesc, mode, 0, ip);
         uld_acquire_end(&a, 1);
     }
     t->sem_addr = (uintptr_t)sem; /* after the push: it is not taken "since" itself */
@@ -218,7 +219,8 @@ static uint64_t sem_since_key(const struct uld_thread *t)
 {
     uint64_t k = 0x53454d5f53494e43ull; /* "SEM_SINC" */
     for (int i = 0; i < t->sem_nacq; i++)
-        k = uld_chain_mix(k, t->sem_acq[i].id, t->sem_acq[i].mode | t->sem_acq[i].subclass << 8u);
+        k = uld_chain_mix(uld_chain_mix(k, t->sem_acq[i].id, t->sem_acq[i].mode),
+                          t->sem_acq[i].subclass, 0);
     return k;
 }
 

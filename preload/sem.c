@@ -21,7 +21,7 @@ static const struct uld_lockdesc sem_desc = {.type = ULD_TYPE_SEM, .flags = 0};
         int e_ = errno;                                                      \
         uld_block_end();                                                     \
         if (r_ == 0)                                                         \
-            uld_sem_acquired((s), CALLER_IP);                                \
+            uld_sem_acquired((s), 1, CALLER_IP);                             \
         else if (e_ == ETIMEDOUT)                                            \
             uld_wait_timed_out((s), CALLER_IP);                              \
         errno = e_;                                                          \
@@ -72,7 +72,7 @@ ULD_WRAPPER int sem_trywait(sem_t *s)
     int r = REAL(sem_trywait)(s);
     if (r == 0) {
         int e = errno;
-        uld_sem_acquired(s, CALLER_IP);
+        uld_sem_acquired(s, 0, CALLER_IP);
         errno = e;
     }
     return r;

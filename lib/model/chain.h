@@ -17,10 +17,13 @@
 #define ULD_MODE_NOCHECK 0x4u  /* acquired while checking was off */
 #define ULD_MODE_WAIT 0x8u     /* a wait on a condvar/semaphore (never held) */
 #define ULD_MODE_WAKE 0x10u    /* a signal/broadcast/post */
+#define ULD_MODE_WAITED 0x20u  /* with TRY: a semaphore token taken by a wait (waits.c) */
+#define ULD_MODE_BITS 6        /* every mode fits: chain keys mix node_id << 6 | mode */
+_Static_assert(ULD_MODE_WAITED < 1u << ULD_MODE_BITS, "mode bits");
 
 static inline uint64_t uld_chain_mix(uint64_t key, uint32_t node_id, unsigned mode)
 {
-    uint64_t x = key + 0x9e3779b97f4a7c15ull * (((uint64_t)node_id << 5 | mode) + 1);
+    uint64_t x = key + 0x9e3779b97f4a7c15ull * (((uint64_t)node_id << ULD_MODE_BITS | mode) + 1);
     x ^= x >> 30;
     x *= 0xbf58476d1ce4e5b9ull;
     x ^= x >> 27;

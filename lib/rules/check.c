@@ -745,7 +745,13 @@ int uld_check_wait_on_others(struct uld_thread *t, struct uld_lock *w, uintptr_t
  * A lock taken by trylock is not one: its taker never waits for it (no
  * order edge goes into a tried lock either), and a lock held since long
  * before, such as the semaphore a Python thread holds from its start to its
- * end (taken by sem_trywait), would make every wake-up it ever sends need it. */
+ * end (taken by sem_trywait), would make every wake-up it ever sends need it.
+ * (A semaphore token taken by a wait is held as a trylock too: it counts.) */
+static int waker_waited_for(unsigned mode)
+{
+    return !(mode & ULD_MODE_NOCHECK) && (!(mode & ULD_MODE_TRY) || (mode & ULD_MODE_WAITED));
+}
+
 static int wake_context(struct uld_thread *t, struct uld_lock *w, struct uld_needed *out)
 {
     int n = 0, i = 0;
@@ -757,7 +763,7 @@ static int wake_context(struct uld_thread *t, struct uld_lock *w, struct uld_nee
     for (; i < t->depth && n < ULD_MAX_NEEDED; i++) {
         const struct uld_held *h = &t->held[i];
         struct uld_lock *l = held_lock(h);
-        if (l && l != w && !(h->mode & (ULD_MODE_NOCHECK | ULD_MODE_TRY)))
+        if (l && l != w && waker_waited_for(h->mode))
             out[n++] = (struct uld_needed){l, l->id, h->subclass, h->mode, h->ip};
     }
     if (t->sem_addr == atomic_load(&w->addr)) {
@@ -766,7 +772,7 @@ static int wake_context(struct uld_thread *t, struct uld_lock *w, struct uld_nee
             int dup = 0;
             for (int j = 0; j < n; j++)
                 dup |= out[j].id == s->id;
-            if (!dup && !(s->mode & ULD_MODE_TRY) && s->lock->id == s->id &&
+            if (!dup && waker_waited_for(s->mode) && s->lock->id == s->id &&
                 atomic_load(&s->lock->addr))
                 out[n++] = *s;
         }
