@@ -10,6 +10,11 @@ before giving the condition's lock back and that a notifier releases.
                        a lock handed from one thread to another: no report
     threads.py abba    two Locks taken in opposite orders by two threads
                        that run one after the other: a potential deadlock
+    threads.py workers worker threads fed through a Queue, then joined, in
+                       rounds: every Python thread holds a lock of its own
+                       from start to end (taken uncontended, by sem_trywait)
+                       and join() waits for it, so each notify the main
+                       thread sends is made holding its own: no report
 """
 import queue
 import sys
@@ -82,4 +87,28 @@ def abba():
     print("abba: ran without hanging")
 
 
-{"clean": clean, "abba": abba}[sys.argv[1]]()
+def workers():
+    for _ in range(10):
+        q = queue.Queue()
+        total = [0]
+        lock = threading.Lock()
+
+        def work():
+            while (x := q.get()) is not None:
+                with lock:
+                    total[0] += x
+
+        threads = [threading.Thread(target=work) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for i in range(2000):
+            q.put(i)
+        for t in threads:
+            q.put(None)
+        for t in threads:
+            t.join()
+        assert total[0] == sum(range(2000))
+    print("workers: ok")
+
+
+{"clean": clean, "abba": abba, "workers": workers}[sys.argv[1]]()
