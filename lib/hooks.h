@@ -85,6 +85,8 @@ void uld_sem_created(const void *sem, unsigned value, uintptr_t ip);
 void uld_sem_wait_begin(const void *sem, uintptr_t ip);
 /* A semaphore wait or trywait succeeded (ip: the call site). */
 void uld_sem_acquired(const void *sem, int waited, uintptr_t ip);
+/* sem_destroy is about to run on sem. */
+void uld_sem_destroying(const void *sem);
 /* pthread_cond_signal/broadcast or sem_post on obj (ULD_TYPE_COND/SEM). */
 void uld_wake(const void *obj, int type, uintptr_t ip);
 

@@ -168,6 +168,20 @@ void uld_sem_created(const void *sem, unsigned value, uintptr_t ip)
         atomic_store(&w->wait->binary, value == 1);
 }
 
+/* A destroy of a semaphore that turned out to be a signal: the token this
+ * thread took before that is no lock it holds (a Python lock handed to
+ * another thread to release, then freed). */
+void uld_sem_destroying(const void *sem)
+{
+    struct uld_thread *t = uld_enter();
+    if (!t)
+        return;
+    struct uld_lock *w = uld_lock_lookup((uintptr_t)sem);
+    if (w && w->type == ULD_TYPE_SEM && !sem_is_binary(w))
+        uld_held_drop(t, (uintptr_t)sem);
+    uld_leave();
+}
+
 void uld_sem_wait_begin(const void *sem, uintptr_t ip)
 {
     struct uld_thread *t = uld_enter();
@@ -191,7 +205,12 @@ void uld_sem_acquired(const void *sem, int waited, uintptr_t ip)
     if (!t)
         return;
     struct uld_lock *w = uld_lock_lookup((uintptr_t)sem);
-    if (sem_is_binary(w) && uld_held_find(t, (uintptr_t)sem) < 0) {
+    if (w && w->type == ULD_TYPE_SEM && w->wait && uld_held_find(t, (uintptr_t)sem) >= 0) {
+        /* a token again while holding one: another thread posted it (Python's
+         * Condition.wait when the notify comes before its second acquire) */
+        atomic_store(&w->wait->binary, 0);
+        uld_held_drop(t, (uintptr_t)sem);
+    } else if (sem_is_binary(w)) {
         struct uld_acq a;
         unsigned mode = ULD_MODE_TRY | (waited ? ULD_MODE_WAITED : 0);
         uld_acquire_prepare(t, &a, (uintptr_t)sem, sem_lockdesc, mode, 0, ip);

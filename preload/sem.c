@@ -43,6 +43,7 @@ ULD_WRAPPER int sem_init(sem_t *s, int pshared, unsigned value)
 ULD_WRAPPER int sem_destroy(sem_t *s)
 {
     uld_preload_ensure();
+    uld_sem_destroying(s);
     int r = REAL(sem_destroy)(s);
     int e = errno;
     uld_lock_destroyed(s, sem_desc, 0, r == 0, CALLER_IP);

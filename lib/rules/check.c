@@ -41,12 +41,17 @@ static uint64_t mix64(uint64_t h, uint64_t v)
     return uld_chain_mix(uld_chain_mix(h, (uint32_t)v, 0), (uint32_t)(v >> 32), 1);
 }
 
+/* The held entry's lock, if it is still that lock and still held: a
+ * semaphore token taken before the semaphore turned out to be a signal (a
+ * thread that never took a token posted it) is stale, not a lock held. */
 static struct uld_lock *held_lock(const struct uld_held *h)
 {
     struct uld_lock *l = h->lock;
-    if (l && l->id == h->lock_id && atomic_load(&l->addr) == h->addr)
-        return l;
-    return NULL;
+    if (!l || l->id != h->lock_id || atomic_load(&l->addr) != h->addr)
+        return NULL;
+    if (l->type == ULD_TYPE_SEM && l->wait && !atomic_load(&l->wait->binary))
+        return NULL;
+    return l;
 }
 
 static uint32_t current_stack(struct order_ctx *c)

@@ -15,10 +15,18 @@ before giving the condition's lock back and that a notifier releases.
                        from start to end (taken uncontended, by sem_trywait)
                        and join() waits for it, so each notify the main
                        thread sends is made holding its own: no report
+    threads.py pools   ThreadPoolExecutor, multiprocessing ThreadPool,
+                       Condition waits with timeouts, Barrier, Timer,
+                       logging from threads, in rounds: waiter locks are
+                       often posted before their second acquire and freed
+                       by the thread that took them: no report
 """
+import concurrent.futures
+import logging
 import queue
 import sys
 import threading
+from multiprocessing.pool import ThreadPool
 
 
 def clean():
@@ -111,4 +119,46 @@ def workers():
     print("workers: ok")
 
 
-{"clean": clean, "abba": abba, "workers": workers}[sys.argv[1]]()
+def pools():
+    log = logging.getLogger("pools")
+    log.addHandler(logging.NullHandler())
+
+    def square(x):
+        log.info("x=%d", x)
+        return x * x
+
+    for _ in range(5):
+        with concurrent.futures.ThreadPoolExecutor(max_workers=4) as ex:
+            assert sum(ex.map(square, range(300))) == sum(x * x for x in range(300))
+        with ThreadPool(4) as p:
+            assert sum(p.map(square, range(300))) == sum(x * x for x in range(300))
+        cv = threading.Condition()
+        items = []
+
+        def produce():
+            for i in range(100):
+                with cv:
+                    items.append(i)
+                    cv.notify()
+
+        def consume():
+            for _ in range(100):
+                with cv:
+                    while not items:
+                        cv.wait(0.5)
+                    items.pop()
+
+        barrier = threading.Barrier(2)
+        fired = threading.Event()
+        timer = threading.Timer(0.001, fired.set)
+        threads = [threading.Thread(target=f) for f in (consume, produce)]
+        threads += [threading.Thread(target=barrier.wait) for _ in range(2)]
+        for t in threads + [timer]:
+            t.start()
+        for t in threads + [timer]:
+            t.join()
+        assert fired.is_set() and not items
+    print("pools: ok")
+
+
+{"clean": clean, "abba": abba, "workers": workers, "pools": pools}[sys.argv[1]]()
