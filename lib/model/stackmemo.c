@@ -25,10 +25,12 @@
 #include "stack.h"
 #include "base/config.h"
 
-static struct uld_stack_memo *memo_slot(struct uld_thread *t, uintptr_t ip, uintptr_t anchor)
+/* A set of ways for (ip, anchor): the same entry point reached through
+ * different chains (at equal depth) keeps one stack per way. */
+static struct uld_stack_memo *memo_set(struct uld_thread *t, uintptr_t ip, uintptr_t anchor)
 {
-    uintptr_t h = ip ^ (ip >> 11) ^ (anchor >> 4) ^ (anchor >> 13);
-    return &t->stack_memo[h % ULD_STACK_MEMO];
+    uint64_t h = ((uint64_t)ip * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)anchor * 0xc2b2ae3d27d4eb4full);
+    return &t->stack_memo[(h >> 40) % (ULD_STACK_MEMO / ULD_STACK_MEMO_WAYS) * ULD_STACK_MEMO_WAYS];
 }
 
 static uintptr_t memo_frame_slot(const struct uld_stack_memo *m, int i)
@@ -77,11 +79,25 @@ uint32_t uld_stack_capture_memo(struct uld_thread *t, uintptr_t ip)
     int max = (int)uld_config.max_frames;
     if (!anchor || t->in_signal || max > ULD_STACK_MEMO_FRAMES)
         return uld_stack_capture();
-    struct uld_stack_memo *m = memo_slot(t, ip, anchor);
-    if (memo_holds(m, t->serial, ip, anchor))
-        return m->stack;
+    struct uld_stack_memo *set = memo_set(t, ip, anchor), *victim = NULL;
+    for (int w = 0; w < ULD_STACK_MEMO_WAYS; w++) {
+        if (memo_holds(&set[w], t->serial, ip, anchor))
+            return set[w].stack;
+        if (!victim && (set[w].serial != t->serial || !set[w].stack))
+            victim = &set[w];
+    }
+    if (!victim) /* all taken: replace in turn */
+        victim = &set[t->stack_memo_next++ % ULD_STACK_MEMO_WAYS];
     uintptr_t slot[ULD_STACK_MEMO_FRAMES];
     uint32_t id = uld_stack_capture_slots(max, slot);
-    memo_fill(m, t->serial, ip, anchor, id, slot);
+    memo_fill(victim, t->serial, ip, anchor, id, slot);
     return id;
+}
+
+uint32_t uld_stack_capture_prefix(uintptr_t ip, int want)
+{
+    struct uld_thread *t = uld_self;
+    if (t && t != ULD_THREAD_DEAD && t->stack_anchor && (int)uld_config.max_frames >= want)
+        return uld_stack_capture_memo(t, ip);
+    return uld_stack_capture_limited(0, want);
 }

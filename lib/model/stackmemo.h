@@ -26,4 +26,8 @@ static inline void uld_stack_anchor_clear(struct uld_thread *t)
  * the same call chain at ip was captured before.  graph_lock held. */
 uint32_t uld_stack_capture_memo(struct uld_thread *t, uintptr_t ip) ULD_HIDDEN;
 
+/* A stack whose first `want` frames are uld_stack_capture_limited(0, want)'s
+ * (it may hold more): the memoized one under an anchor.  graph_lock held. */
+uint32_t uld_stack_capture_prefix(uintptr_t ip, int want) ULD_HIDDEN;
+
 #endif

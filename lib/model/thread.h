@@ -103,6 +103,7 @@ struct uld_init_site {
  * says whose it is.
  */
 #define ULD_STACK_MEMO 64
+#define ULD_STACK_MEMO_WAYS 4
 #define ULD_STACK_MEMO_FRAMES 32
 struct uld_stack_memo {
     uint32_t serial;
@@ -148,6 +149,7 @@ struct uld_thread {
     struct uld_init_site init_sites[ULD_INIT_SITES];
     struct uld_fast fast[ULD_FAST_SLOTS];
     uintptr_t stack_anchor;  /* stackmemo.h: the validator's entry depth, 0 if none */
+    unsigned stack_memo_next; /* the way a full set of stack_memo replaces next */
     struct uld_held held[ULD_MAX_HELD];
     struct uld_stack_memo stack_memo[ULD_STACK_MEMO];
 };
