@@ -12,6 +12,7 @@
 #include "base/output.h"
 #include "report/report.h"
 #include "model/stack.h"
+#include "model/stackmemo.h"
 #include "model/tomb.h"
 #include "rules/wait.h"
 
@@ -203,7 +204,9 @@ static void validate_as(struct uld_thread *t, struct uld_lock *l, unsigned subcl
     int saved = errno;
     uint64_t start = uld_now_ns();
     struct validate_args v = {t, l, subclass, mode, ip, key, born_under};
+    uld_stack_anchor_set(t, (uintptr_t)__builtin_frame_address(0));
     uld_bigstack_run(validate_on_stack, &v);
+    uld_stack_anchor_clear(t);
     t->slow_ns += uld_now_ns() - start;
     errno = saved;
 }

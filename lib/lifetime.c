@@ -11,6 +11,7 @@
 #include "base/output.h"
 #include "report/report.h"
 #include "model/stack.h"
+#include "model/stackmemo.h"
 #include "model/tomb.h"
 #include "rules/wait.h"
 
@@ -37,6 +38,7 @@ void uld_lock_created(const void *lock, struct uld_lockdesc d, uintptr_t ip)
         return;
     }
     int saved = errno;
+    uld_stack_anchor_set(t, (uintptr_t)__builtin_frame_address(0)); /* the init site's stack */
     uld_mutex_lock(&uld_graph_lock);
     struct uld_lock *old = uld_lock_lookup(addr);
     /* re-initialised under another holder: its unlock will corrupt the object */
@@ -53,6 +55,7 @@ void uld_lock_created(const void *lock, struct uld_lockdesc d, uintptr_t ip)
         uld_fresh_mark(t, l, d);
     }
     uld_mutex_unlock(&uld_graph_lock);
+    uld_stack_anchor_clear(t);
     errno = saved;
     uld_leave();
 }

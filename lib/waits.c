@@ -10,6 +10,7 @@
 #include "base/output.h"
 #include "report/report.h"
 #include "model/stack.h"
+#include "model/stackmemo.h"
 #include "model/tomb.h"
 #include "rules/wait.h"
 
@@ -39,10 +40,12 @@ static void check_once(struct uld_thread *t, struct uld_lock *w, unsigned mode, 
         return;
     int saved = errno;
     uld_mutex_lock(&uld_graph_lock);
+    uld_stack_anchor_set(t, (uintptr_t)__builtin_frame_address(0));
     if (atomic_load(&w->addr)) {
         if (check(t, w, ip) && cacheable)
             uld_chain_insert(key);
     }
+    uld_stack_anchor_clear(t);
     uld_mutex_unlock(&uld_graph_lock);
     uld_report_flush();
     errno = saved;

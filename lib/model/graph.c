@@ -87,7 +87,12 @@ enum uld_edge_change uld_graph_add(struct uld_graph *g, struct uld_node *from,
                                    const uint32_t *gates, int ngates,
                                    struct uld_edge **edge)
 {
-    struct uld_edge *e = uld_graph_find(g, from, to);
+    /* one hash for the probe and the insert */
+    uint64_t key = edge_key(from, to);
+    unsigned hv;
+    struct uld_edge *e;
+    HASH_VALUE(&key, sizeof(key), hv);
+    HASH_FIND_BYHASHVALUE(hh, g->edges, &key, sizeof(key), hv, e);
     if (e) {
         *edge = e;
         int new_type = !(e->types & type);
@@ -105,7 +110,7 @@ enum uld_edge_change uld_graph_add(struct uld_graph *g, struct uld_node *from,
     e = uld_alloc(sizeof(*e));
     if (!e)
         return ULD_EDGE_FULL;
-    e->key = edge_key(from, to);
+    e->key = key;
     e->from = from;
     e->to = to;
     e->types = (uint8_t)type;
@@ -113,8 +118,8 @@ enum uld_edge_change uld_graph_add(struct uld_graph *g, struct uld_node *from,
         ngates = ULD_MAX_GATES;
     e->ngates = (uint8_t)ngates;
     memcpy(e->gates, gates, (size_t)ngates * sizeof(*gates));
-    HASH_ADD(hh, g->edges, key, sizeof(e->key), e);
-    if (!uld_graph_find(g, from, to)) { /* the table could not grow */
+    HASH_ADD_BYHASHVALUE(hh, g->edges, key, sizeof(e->key), hv, e);
+    if (!e->hh.tbl) { /* not added: no memory for the table (HASH_NONFATAL_OOM) */
         uld_free(e, sizeof(*e));
         return ULD_EDGE_FULL;
     }

@@ -17,6 +17,7 @@
 #include "lock.h"
 #include "state.h"
 #include "stack.h"
+#include "stackmemo.h"
 #include "symranges.h"
 #include "tomb.h"
 
@@ -404,7 +405,8 @@ static uintptr_t chain_key(const uintptr_t *f, int k)
 static uintptr_t init_site(uintptr_t ip, uint32_t *site_stack, uintptr_t *site)
 {
     const uintptr_t *f;
-    int n = uld_stack_frames(uld_stack_capture_limited(0, 8), &f);
+    int n = uld_stack_frames(uld_stack_capture_prefix(ip, 8), &f);
+    n = n < 8 ? n : 8;
     *site = ip;
     for (int i = 0; i < n; i++) {
         if (f[i] == ip) {

@@ -15,6 +15,9 @@ uint32_t uld_stack_capture(void) ULD_HIDDEN;
 /* The same, dropping `skip` more frames (e.g. a signal frame) and keeping at most `max`. */
 uint32_t uld_stack_capture_skip(int skip) ULD_HIDDEN;
 uint32_t uld_stack_capture_limited(int skip, int max) ULD_HIDDEN;
+/* uld_stack_capture_limited(0, max), telling where each kept frame's return
+ * address is stored (slot[i], 0 if not in memory; stackmemo.c). */
+uint32_t uld_stack_capture_slots(int max, uintptr_t *slot) ULD_HIDDEN;
 /* Intern frames the caller assembled.  graph_lock held. */
 uint32_t uld_stack_intern(const uintptr_t *frames, int n) ULD_HIDDEN;
 /* Start of the function containing return address `ret` (from the unwind

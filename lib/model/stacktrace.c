@@ -156,6 +156,33 @@ uint32_t uld_stack_capture_limited(int skip, int max)
     return k ? depot_intern(frames, k) : 0;
 }
 
+/* As uld_stack_capture_limited(0, max), by stepping (unw_backtrace does
+ * not tell where it read a frame), also giving where each kept frame's
+ * return address was read from: slot[i], 0 if not from memory. */
+uint32_t uld_stack_capture_slots(int max, uintptr_t *slot)
+{
+    uintptr_t frames[ULD_MAX_FRAMES];
+    unw_context_t uc;
+    unw_cursor_t cursor;
+    unw_word_t ip;
+    unw_save_loc_t loc;
+    int k = 0;
+    if (max > ULD_MAX_FRAMES)
+        max = ULD_MAX_FRAMES;
+    uld_unwind_fds_ready();
+    if (unw_getcontext(&uc) < 0 || unw_init_local(&cursor, &uc) < 0)
+        return 0;
+    while (k < max && unw_step(&cursor) > 0 && unw_get_reg(&cursor, UNW_REG_IP, &ip) == 0 && ip) {
+        if ((uintptr_t)ip >= skip_lo && (uintptr_t)ip < skip_hi)
+            continue;
+        slot[k] = unw_get_save_loc(&cursor, UNW_REG_IP, &loc) == 0 && loc.type == UNW_SLT_MEMORY
+                      ? (uintptr_t)loc.u.addr
+                      : 0;
+        frames[k++] = (uintptr_t)ip;
+    }
+    return k ? depot_intern(frames, k) : 0;
+}
+
 int uld_stack_frames(uint32_t id, const uintptr_t **frames)
 {
     if (id == 0 || id / DEPOT_CHUNK >= DEPOT_MAX_CHUNKS || !by_id[id / DEPOT_CHUNK])

@@ -95,6 +95,24 @@ struct uld_init_site {
     uint32_t interleaved; /* takes that found another thread's in between */
 };
 
+/*
+ * A stack this thread captured (stackmemo.c): where the validator was
+ * entered from (ip, and the anchor: the stack pointer there), and where
+ * each frame's return address lay, to check the same chain is on the
+ * stack again.  Not cleared when a thread's state is reused: `serial`
+ * says whose it is.
+ */
+#define ULD_STACK_MEMO 64
+#define ULD_STACK_MEMO_WAYS 4
+#define ULD_STACK_MEMO_FRAMES 32
+struct uld_stack_memo {
+    uint32_t serial;
+    uint32_t stack;
+    uintptr_t ip, anchor;
+    uintptr_t slot0;                            /* frame 0's return address slot */
+    uint32_t above[ULD_STACK_MEMO_FRAMES - 1]; /* frame i's slot - slot0, i >= 1 */
+};
+
 struct uld_thread {
     int tid;
     uint32_t serial;       /* 1 for the first thread seen, then in creation order */
@@ -130,7 +148,10 @@ struct uld_thread {
     unsigned pending_next;
     struct uld_init_site init_sites[ULD_INIT_SITES];
     struct uld_fast fast[ULD_FAST_SLOTS];
+    uintptr_t stack_anchor;  /* stackmemo.h: the validator's entry depth, 0 if none */
+    unsigned stack_memo_next; /* the way a full set of stack_memo replaces next */
     struct uld_held held[ULD_MAX_HELD];
+    struct uld_stack_memo stack_memo[ULD_STACK_MEMO];
 };
 
 #define ULD_THREAD_DEAD ((struct uld_thread *)1)

@@ -14,6 +14,7 @@
 #include "model/state.h"
 #include "report/report.h"
 #include "model/stack.h"
+#include "model/stackmemo.h"
 #include "model/thread.h"
 #include "model/tomb.h"
 #include "wait.h"
@@ -54,10 +55,12 @@ static struct uld_lock *held_lock(const struct uld_held *h)
     return l;
 }
 
-static uint32_t current_stack(struct order_ctx *c)
+/* The stack of the acquisition at ip happening now: the same call chain
+ * making edges again reuses its capture (stackmemo.c). */
+static uint32_t current_stack(struct order_ctx *c, uintptr_t ip)
 {
     if (!c->stack_id)
-        c->stack_id = uld_stack_capture();
+        c->stack_id = uld_stack_capture_memo(c->t, ip);
     return c->stack_id;
 }
 
@@ -156,7 +159,7 @@ static int check_relock(struct order_ctx *c, uintptr_t ip)
         uld_report_fill_thread(r, t, ip);
         r->target = uld_report_add_lock(r, c->x, c->subclass);
         r->target_mode = (uint8_t)c->mode;
-        r->stack_id = current_stack(c);
+        r->stack_id = current_stack(c, ip);
         uld_snprintf(r->detail, sizeof(r->detail), "%s", why);
         fill_held(r, t, 0);
         uld_report_submit(r, key);
@@ -321,7 +324,7 @@ static void report_cycle(struct order_ctx *c, struct uld_graph *g, struct uld_ed
     uld_report_fill_thread(r, c->t, ip);
     r->target = add_edge_end(r, g, new_edge->to, c->x, c->x->id);
     r->target_mode = (uint8_t)c->mode;
-    r->stack_id = current_stack(c);
+    r->stack_id = current_stack(c, ip);
     add_step(r, g, new_edge);
     r->steps[0].stack_id = r->stack_id; /* this edge: the acquisition happening now */
     r->steps[0].to_mode = (uint8_t)c->mode;
@@ -392,7 +395,7 @@ static void add_dependency(struct order_ctx *c, struct uld_graph *g, struct uld_
     }
     if (ch == ULD_EDGE_NEW || ch == ULD_EDGE_NEW_TYPE) {
         /* remember the recording that made the edge what it is now */
-        e->stack_id = current_stack(c);
+        e->stack_id = current_stack(c, ip);
         e->from_mode = h->mode;
         e->to_mode = (uint8_t)c->mode;
         e->from_ip = h->ip;
@@ -801,7 +804,7 @@ static void add_wake_dependency(struct uld_thread *t, struct uld_lock *w,
         return;
     }
     if (ch == ULD_EDGE_NEW) {
-        e->stack_id = current_stack(&c);
+        e->stack_id = current_stack(&c, ip);
         e->from_ip = nd->ip; /* for a wake-up: where the needed lock was taken */
         e->tid = t->tid;
         e->thread_serial = t->serial;
@@ -837,7 +840,7 @@ void uld_check_needs(struct uld_thread *t, struct uld_lock *w, const struct uld_
         return;
     }
     if (ch == ULD_EDGE_NEW) {
-        e->stack_id = current_stack(&c);
+        e->stack_id = current_stack(&c, ip);
         e->from_ip = nd->ip; /* where the needed lock was taken */
         e->tid = o->tid;
         e->thread_serial = o->serial;
