@@ -482,11 +482,12 @@ static int room_for_one(void)
     return table_make_room();
 }
 
-/* The tombstone at addr is gone from the table: its record and bit go too. */
-static void unbury(struct uld_lock *old, uintptr_t addr)
+/* The tombstone at the leaf's bit is gone from the table: its record and
+ * tombstone bit go too (the granule bit is the caller's). */
+static void unbury(struct uld_lock *old, _Atomic uint64_t *leaf, size_t bit)
 {
     buried_locks--;
-    uld_lockmap_tomb_mark(addr, 0);
+    atomic_fetch_and(&leaf[ULD_LEAF_WORDS + bit / 64], ~(1ull << (bit % 64)));
     uld_lock_release_record(old);
 }
 
@@ -517,18 +518,20 @@ static struct uld_lock *record_make(uintptr_t addr, struct uld_lockdesc d, int s
     }
     uld_node_init(&l->node, l->id, 0, l);
     atomic_store_explicit(&l->addr, addr, memory_order_release);
-    /* a new lifetime here: the destroyed one is history, and its slot is this one's */
-    struct map_slot *dead = uld_lockmap_tomb_marked(addr) ? table_slot(addr | DEAD) : NULL;
+    /* a new lifetime here: the destroyed one is history, and its slot (and
+     * granule bit) this one's */
+    size_t bit = uld_granule_bit(addr);
+    struct map_slot *dead =
+        uld_leaf_test(leaf, ULD_LEAF_WORDS, bit) ? table_slot(addr | DEAD) : NULL;
     if (dead) {
         struct uld_lock *old = atomic_load_explicit(&dead->lock, memory_order_relaxed);
         atomic_store_explicit(&dead->lock, l, memory_order_release);
         atomic_store_explicit(&dead->addr, addr, memory_order_release);
-        unbury(old, addr);
+        unbury(old, leaf, bit);
     } else {
         table_put(atomic_load(&table), addr, l);
+        atomic_fetch_or(&leaf[bit / 64], 1ull << (bit % 64));
     }
-    size_t bit = uld_granule_bit(addr);
-    atomic_fetch_or(&leaf[bit / 64], 1ull << (bit % 64));
     live_locks++;
     created_locks++;
     return l;
@@ -623,9 +626,13 @@ void uld_lock_retire(struct uld_lock *l)
 int uld_lock_bury(struct uld_lock *l)
 {
     uintptr_t addr = atomic_load(&l->addr);
-    struct map_slot *s = table_slot(addr);
-    if (!s || !uld_lockmap_tomb_mark(addr, 1))
+    _Atomic uint64_t *leaf = uld_granule_leaf(addr); /* a record has one (record_make) */
+    struct map_slot *s = leaf ? table_slot(addr) : NULL;
+    if (!s)
         return 0;
+    size_t bit = uld_granule_bit(addr);
+    /* the granule bit stays (every record has it): free() must find the tombstone */
+    atomic_fetch_or(&leaf[ULD_LEAF_WORDS + bit / 64], 1ull << (bit % 64));
     atomic_store_explicit(&s->addr, addr | DEAD, memory_order_release);
     uint32_t id = l->id;
     retire_node(l);
@@ -649,7 +656,7 @@ void uld_lockmap_dead_end(uintptr_t addr)
         return;
     struct uld_lock *old = atomic_load_explicit(&s->lock, memory_order_relaxed);
     atomic_store_explicit(&s->addr, DELETED, memory_order_release);
-    unbury(old, addr);
+    unbury(old, uld_granule_leaf(addr), uld_granule_bit(addr));
 }
 
 /* What ends with a lifetime, wherever its record goes (graph_lock held). */

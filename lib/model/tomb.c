@@ -52,9 +52,7 @@ void uld_tomb_bury(struct uld_lock *l, uintptr_t addr, struct uld_lockdesc pre, 
         uld_lock_forget(l);
         return;
     }
-    if (!uld_lockmap_marked(addr)) /* a record's is (lockmap.c); a first-met lock's too */
-        uld_lockmap_mark(addr); /* before the burial: free() must find the granule */
-    if (!uld_lock_bury(l)) {
+    if (!uld_lock_bury(l)) { /* which keeps addr's granule bit: free() must find it */
         uld_lock_forget(l);
         return;
     }
