@@ -220,7 +220,7 @@ static inline int uld_lockmap_marked(uintptr_t addr)
 /*
  * A leaf is two bitmaps: the first marks a record or a tombstone at a
  * lock start (what free() asks), the second, ULD_LEAF_WORDS further, a
- * tombstone (tomb.c sets and clears it with its table entry).  A record and
+ * tombstone (lockmap.c sets and clears it with the dead slot).  A record and
  * a tombstone never share an address (a record ends the tombstone), so
  * "marked and no tombstone" is "a record may live here": an init over an
  * older lifetime's tombstone has no re-initialisation to check and stays
@@ -247,8 +247,6 @@ static inline int uld_lockmap_tomb_marked(uintptr_t addr)
     _Atomic uint64_t *leaf = uld_granule_leaf(addr);
     return leaf && uld_leaf_test(leaf, ULD_LEAF_WORDS, uld_granule_bit(addr));
 }
-/* tomb.c, graph_lock held; 0: no bitmap could be mapped for addr */
-int uld_lockmap_tomb_mark(uintptr_t addr, int on) ULD_HIDDEN;
 long uld_lockmap_live(void) ULD_HIDDEN;
 long uld_lockmap_created(void) ULD_HIDDEN;
 long uld_lockmap_buried(void) ULD_HIDDEN; /* tombstones kept */

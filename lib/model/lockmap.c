@@ -227,11 +227,6 @@ static void granule_set(uintptr_t addr, int on)
     leaf_set(addr, 0, on);
 }
 
-int uld_lockmap_tomb_mark(uintptr_t addr, int on)
-{
-    return leaf_set(addr, ULD_LEAF_WORDS, on);
-}
-
 /*
  * Calls fn(addr, arg) for each marked lock start in [p, p+n), a word of the
  * bitmap at a time; fn returning nonzero stops the walk.  Returns that value.
