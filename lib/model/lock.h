@@ -159,6 +159,13 @@ struct uld_lock *uld_lock_create(uintptr_t addr, struct uld_lockdesc d, int site
 /* The record of a lock initialised earlier at cls's site, as the ordinal-th (lazy.c). */
 struct uld_lock *uld_lock_create_initialised(uintptr_t addr, struct uld_lockdesc d,
                                              struct uld_class *cls, uint32_t ordinal) ULD_HIDDEN;
+/* The same without graph_lock, from the thread's spare records; NULL: take the locked path. */
+struct uld_lock *uld_lock_birth(struct uld_lock **spare, uintptr_t addr, struct uld_lockdesc d,
+                                struct uld_class *cls, uint32_t ordinal) ULD_HIDDEN;
+/* fork: no record is made without graph_lock across it */
+void uld_lockmap_fork_prepare(void) ULD_HIDDEN;
+void uld_lockmap_fork_parent(void) ULD_HIDDEN;
+void uld_lockmap_fork_child(void) ULD_HIDDEN;
 void uld_lock_forget(struct uld_lock *l) ULD_HIDDEN; /* retire + release_record */
 /*
  * Tombstones (tomb.c) live in the address table: a destroyed lock's retired
