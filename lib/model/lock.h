@@ -148,7 +148,8 @@ static inline int uld_tag_is_pending(uint64_t tag)
     return tag >> 48 == ULD_PENDING_MAGIC >> 48;
 }
 
-/* lockmap.c: address -> instance.  Lookups are lock-free; the rest needs graph_lock. */
+/* lockmap.c: address -> instance.  Lookups and uld_lock_birth are lock-free; the rest
+ * needs graph_lock. */
 int uld_lockmap_init(void) ULD_HIDDEN;
 struct uld_lock *uld_lock_lookup(uintptr_t addr) ULD_HIDDEN;
 /* graph_lock held: the record at addr, given what a lock-free lookup found

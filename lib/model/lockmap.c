@@ -4,7 +4,9 @@
  * The address table is read without locks on every acquisition: open
  * addressing, entries published with release stores, and a reader always
  * confirms that the record it found still describes its address.  Writers
- * (create, forget, resize) hold graph_lock.  Retired tables and lock records
+ * (create, forget, resize) hold graph_lock, except the first use of a lock
+ * initialised lazily (uld_lock_birth), which inserts by CAS (table_claim)
+ * and which resizes and forks wait for.  Retired tables and lock records
  * are never unmapped, only reused, so a late reader reads stale memory,
  * never unmapped memory.
  *
