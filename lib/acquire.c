@@ -73,12 +73,6 @@ static struct uld_lock *lock_get(uintptr_t addr, struct uld_lockdesc d, uintptr_
         l = uld_lock_lookup(addr);
         if (likely(l != NULL) && (!d.tag || likely(tag == uld_lock_tag(l))))
             return l;
-    } else if (likely(uld_self != NULL && uld_self != ULD_THREAD_DEAD) &&
-               (l = uld_lazy_birth(uld_self, addr, d, tag)) != NULL) {
-        /* its record, made without graph_lock (or by another thread meanwhile,
-         * which writes the tag too) */
-        __atomic_store_n(d.tag, uld_lock_tag(l), __ATOMIC_RELAXED);
-        return l;
     }
     int saved = errno;
     uld_mutex_lock(&uld_graph_lock);

@@ -177,7 +177,6 @@ void uld_fork_prepare(void)
     uld_busy++;
     uld_report_lock_for_fork(1);
     uld_mutex_lock(&uld_graph_lock);
-    uld_lockmap_fork_prepare();
     struct uld_thread *self = uld_self == ULD_THREAD_DEAD ? NULL : uld_self;
     uld_forkset_clear();
     uld_threads_held_elsewhere(self, uld_forkset_add);
@@ -187,7 +186,6 @@ void uld_fork_prepare(void)
 void uld_fork_parent(void)
 {
     uld_busy++;
-    uld_lockmap_fork_parent();
     uld_mutex_unlock(&uld_graph_lock);
     uld_report_lock_for_fork(0);
     uld_busy--;
@@ -232,7 +230,6 @@ void uld_fork_child(void)
     uld_fast_self = NULL;
     uld_tid_reset();
     uld_mutex_reset(&uld_graph_lock);
-    uld_lockmap_fork_child();
     uld_arena_after_fork_child();
     uld_bigstack_after_fork_child();
     uld_report_after_fork_child();

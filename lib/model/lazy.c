@@ -138,22 +138,6 @@ static struct uld_lock *record_from(uintptr_t addr, uint64_t tag, struct uld_loc
     return uld_lock_create_initialised(addr, d, c, (uint32_t)tag);
 }
 
-/*
- * The common first use: a pending tag and no record at addr (its granule
- * bits say), made without graph_lock (lockmap.c's uld_lock_birth).  NULL:
- * the locked path (uld_lazy_record).
- */
-struct uld_lock *uld_lazy_birth(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d,
-                                uint64_t tag)
-{
-    if (!lazy_kind(d))
-        return NULL;
-    struct uld_class *c = uld_class_by_index((uint32_t)(tag >> 32) & PENDING_MAX_CLASS);
-    if (!c || c->k.kind != ULD_SITE_INIT || c->k.subclass)
-        return NULL;
-    return uld_lock_birth(&t->spare_records, addr, d, c, (uint32_t)tag);
-}
-
 struct uld_lock *uld_lazy_record(uintptr_t addr, struct uld_lockdesc d)
 {
     if (!d.tag)

@@ -14,9 +14,6 @@ int uld_lazy_created(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d
                      uintptr_t ip) ULD_HIDDEN; /* 1: no record needed now */
 /* Its record, made from the pending tag in the object (NULL if none).  graph_lock held. */
 struct uld_lock *uld_lazy_record(uintptr_t addr, struct uld_lockdesc d) ULD_HIDDEN;
-/* The same without graph_lock, no record at addr (NULL: take the locked path). */
-struct uld_lock *uld_lazy_birth(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d,
-                                uint64_t tag) ULD_HIDDEN;
 /* The same for an annotation by the initialising thread.  graph_lock held. */
 struct uld_lock *uld_lazy_record_mine(struct uld_thread *t, uintptr_t addr) ULD_HIDDEN;
 int uld_lazy_destroyed(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d) ULD_HIDDEN;

@@ -148,8 +148,7 @@ static inline int uld_tag_is_pending(uint64_t tag)
     return tag >> 48 == ULD_PENDING_MAGIC >> 48;
 }
 
-/* lockmap.c: address -> instance.  Lookups and uld_lock_birth are lock-free; the rest
- * needs graph_lock. */
+/* lockmap.c: address -> instance.  Lookups are lock-free; the rest needs graph_lock. */
 int uld_lockmap_init(void) ULD_HIDDEN;
 struct uld_lock *uld_lock_lookup(uintptr_t addr) ULD_HIDDEN;
 /* graph_lock held: the record at addr, given what a lock-free lookup found
@@ -160,13 +159,6 @@ struct uld_lock *uld_lock_create(uintptr_t addr, struct uld_lockdesc d, int site
 /* The record of a lock initialised earlier at cls's site, as the ordinal-th (lazy.c). */
 struct uld_lock *uld_lock_create_initialised(uintptr_t addr, struct uld_lockdesc d,
                                              struct uld_class *cls, uint32_t ordinal) ULD_HIDDEN;
-/* The same without graph_lock, from the thread's spare records; NULL: take the locked path. */
-struct uld_lock *uld_lock_birth(struct uld_lock **spare, uintptr_t addr, struct uld_lockdesc d,
-                                struct uld_class *cls, uint32_t ordinal) ULD_HIDDEN;
-/* fork: no record is made without graph_lock across it */
-void uld_lockmap_fork_prepare(void) ULD_HIDDEN;
-void uld_lockmap_fork_parent(void) ULD_HIDDEN;
-void uld_lockmap_fork_child(void) ULD_HIDDEN;
 void uld_lock_forget(struct uld_lock *l) ULD_HIDDEN; /* retire + release_record */
 /*
  * Tombstones (tomb.c) live in the address table: a destroyed lock's retired

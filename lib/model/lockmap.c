@@ -4,9 +4,7 @@
  * The address table is read without locks on every acquisition: open
  * addressing, entries published with release stores, and a reader always
  * confirms that the record it found still describes its address.  Writers
- * (create, forget, resize) hold graph_lock, except the first use of a lock
- * initialised lazily (uld_lock_birth), which inserts by CAS (table_claim)
- * and which resizes and forks wait for.  Retired tables and lock records
+ * (create, forget, resize) hold graph_lock.  Retired tables and lock records
  * are never unmapped, only reused, so a late reader reads stale memory,
  * never unmapped memory.
  *
@@ -27,11 +25,8 @@
 #include "symranges.h"
 #include "tomb.h"
 
-#include <sched.h>
-
 #define DELETED ((uintptr_t)1)      /* a removed entry: probes go on past it */
 #define DEAD (1ull << 63)            /* above every user address: a buried lock's slot */
-#define CLAIMED (1ull << 62)         /* an insert of that address under way (table_claim) */
 #define MAP_MIN_SLOTS (1u << 14)
 #define LEAF_BITS (1u << (ULD_LEAF_SHIFT - ULD_GRANULE_SHIFT))
 
@@ -42,14 +37,14 @@ struct map_slot {
 
 struct map_table {
     size_t nslots;
-    _Atomic size_t used;  /* live + dead + deleted + claimed */
+    size_t used;  /* live + dead + deleted */
     struct map_table *next_retired;
     struct map_slot slots[];
 };
 
 static struct map_table *_Atomic table;
 static struct map_table *retired;
-static _Atomic long live_locks, created_locks, buried_locks;
+static long live_locks, created_locks, buried_locks;
 static struct uld_lock *free_records;
 /* lock.h reads it inline; static, so that a reader needs no pointer to it first */
 _Atomic uint64_t *_Atomic uld_granule_top[ULD_TOP_ENTRIES];
@@ -63,22 +58,17 @@ uint32_t uld_next_node_id(void)
 
 long uld_lockmap_live(void)
 {
-    return atomic_load_explicit(&live_locks, memory_order_relaxed);
+    return live_locks;
 }
 
 long uld_lockmap_created(void)
 {
-    return atomic_load_explicit(&created_locks, memory_order_relaxed);
+    return created_locks;
 }
 
 long uld_lockmap_buried(void)
 {
-    return atomic_load_explicit(&buried_locks, memory_order_relaxed);
-}
-
-static void count(_Atomic long *c, long d)
-{
-    atomic_fetch_add_explicit(c, d, memory_order_relaxed);
+    return buried_locks;
 }
 
 static size_t hash_addr(uintptr_t a)
@@ -143,8 +133,7 @@ struct uld_lock *uld_lock_recheck(struct uld_lock *found, uintptr_t addr)
     return uld_lockmap_may_have_record(addr) ? uld_lock_lookup(addr) : NULL;
 }
 
-/* Into a table nobody else sees yet (a resize's): key is the address, or
- * the address | DEAD of a buried lock (hashed as its address). */
+/* key: the address, or the address | DEAD of a buried lock (hashed as its address) */
 static void table_put(struct map_table *t, uintptr_t key, struct uld_lock *l)
 {
     size_t mask = t->nslots - 1;
@@ -160,106 +149,27 @@ static void table_put(struct map_table *t, uintptr_t key, struct uld_lock *l)
     }
 }
 
-/*
- * Records made without graph_lock (uld_lock_birth) count themselves in
- * flight and then test `frozen`; a graph_lock holder that needs the table
- * to hold still (a resize, a fork) sets it and waits until none is in
- * flight.  Both sides sequentially consistent: one sees the other.
- */
-static _Atomic int frozen;
-static _Atomic long in_flight;
-
-static void births_freeze(void)
-{
-    atomic_store(&frozen, 1);
-    while (atomic_load(&in_flight))
-        sched_yield(); /* a birth is a few hundred instructions, never blocks */
-}
-
-static void births_thaw(void)
-{
-    atomic_store(&frozen, 0);
-}
-
-void uld_lockmap_fork_prepare(void)
-{
-    births_freeze(); /* no record half made in the child */
-}
-
-void uld_lockmap_fork_parent(void)
-{
-    births_thaw();
-}
-
-void uld_lockmap_fork_child(void)
-{
-    atomic_store(&in_flight, 0);
-    births_thaw();
-}
-
 /* Grow (or just drop deleted entries) so that at most half the slots are used. */
 static int table_make_room(void)
 {
     struct map_table *t = atomic_load(&table);
-    if ((atomic_load(&t->used) + 1) * 2 <= t->nslots)
+    if ((t->used + 1) * 2 <= t->nslots)
         return 1;
     size_t n = MAP_MIN_SLOTS;
-    while (n < (size_t)(atomic_load(&live_locks) + atomic_load(&buried_locks) + 1) * 4)
+    while (n < (size_t)(live_locks + buried_locks + 1) * 4)
         n *= 2;
     struct map_table *nt = table_new(n);
     if (!nt)
         return 0;
-    births_freeze();
     for (size_t i = 0; i < t->nslots; i++) {
         uintptr_t a = atomic_load(&t->slots[i].addr);
         if (a != 0 && a != DELETED) /* live and buried locks */
-            table_put(nt, a, atomic_load(&t->slots[i].lock)); /* none claimed: frozen */
+            table_put(nt, a, atomic_load(&t->slots[i].lock));
     }
     atomic_store_explicit(&table, nt, memory_order_release);
-    births_thaw();
     t->next_retired = retired;
     retired = t;
     return 1;
-}
-
-/*
- * Insert l at addr, locked or not: the one way records enter the table, so
- * that one address gets one record however many threads make it at once.
- * The insert claims the slot of addr's tombstone, if its probe chain has
- * one (it lies before the chain's first empty slot), else that empty slot,
- * by a CAS of the key to addr | CLAIMED, then stores the record and the key.
- * Deleted slots are not reused: two inserts of one address could claim two
- * of them (a resize drops them).  An insert that meets addr live or claimed
- * has lost: it returns that record (waiting for a claim to end: its owner
- * is a few stores from done).  *old: the tombstone's record taken over.
- */
-static struct uld_lock *table_claim(struct map_table *t, uintptr_t addr, struct uld_lock *l,
-                                    struct uld_lock **old)
-{
-    size_t mask = t->nslots - 1;
-    *old = NULL;
-    for (size_t i = hash_addr(addr) & mask;;) {
-        struct map_slot *s = &t->slots[i];
-        uintptr_t a = atomic_load_explicit(&s->addr, memory_order_acquire);
-        if (a == addr)
-            return atomic_load_explicit(&s->lock, memory_order_acquire);
-        if (a == (addr | CLAIMED)) {
-            sched_yield();
-            continue;
-        }
-        if (a == 0 || a == (addr | DEAD)) {
-            if (!atomic_compare_exchange_strong(&s->addr, &a, addr | CLAIMED))
-                continue; /* taken meanwhile: look again */
-            if (a == 0)
-                atomic_fetch_add_explicit(&t->used, 1, memory_order_relaxed);
-            else
-                *old = atomic_load_explicit(&s->lock, memory_order_relaxed);
-            atomic_store_explicit(&s->lock, l, memory_order_release);
-            atomic_store_explicit(&s->addr, addr, memory_order_release);
-            return l;
-        }
-        i = (i + 1) & mask;
-    }
 }
 
 /* The slot whose key is key (an address, or address | DEAD), NULL if none. */
@@ -560,7 +470,7 @@ int uld_lock_is_static(struct uld_lock *l)
 
 static int room_for_one(void)
 {
-    if (atomic_load_explicit(&live_locks, memory_order_relaxed) >= uld_config.max_locks) {
+    if (live_locks >= uld_config.max_locks) {
         uld_table_full("lock", uld_config.max_locks, "max_locks");
         return 0;
     }
@@ -571,40 +481,12 @@ static int room_for_one(void)
  * tombstone bit go too (the granule bit is the caller's). */
 static void unbury(struct uld_lock *old, _Atomic uint64_t *leaf, size_t bit)
 {
-    count(&buried_locks, -1);
+    buried_locks--;
     atomic_fetch_and(&leaf[ULD_LEAF_WORDS + bit / 64], ~(1ull << (bit % 64)));
     uld_lock_release_record(old);
 }
 
-/* The fields of a new record at addr in class cls; ordinal 0: the class's next. */
-static void record_fill(struct uld_lock *l, uintptr_t addr, struct uld_lockdesc d,
-                        int site_kind, int is_static, uintptr_t ip, struct uld_class *cls,
-                        uint32_t ordinal)
-{
-    l->id = uld_next_node_id();
-    l->type = d.type;
-    l->flags = d.flags;
-    l->site_kind = (uint8_t)site_kind;
-    l->is_static = (uint8_t)is_static;
-    l->site_ip = ip;
-    l->cls = cls;
-    l->ordinal = ordinal ? ordinal : __atomic_add_fetch(&cls->ninstances, 1, __ATOMIC_RELAXED);
-    uld_node_init(&l->node, l->id, 0, l);
-    atomic_store_explicit(&l->addr, addr, memory_order_release);
-}
-
-/* l is in the table now: the counters that say so. */
-static void record_counted(struct uld_lock *l)
-{
-    /* one object or many, for merged graphs (a racy maximum: only >1 matters) */
-    uint32_t n = __atomic_add_fetch(&l->cls->nlive, 1, __ATOMIC_RELAXED);
-    if (n > __atomic_load_n(&l->cls->max_live, __ATOMIC_RELAXED))
-        __atomic_store_n(&l->cls->max_live, n, __ATOMIC_RELAXED);
-    count(&live_locks, 1);
-    count(&created_locks, 1);
-}
-
-/* A record in class cls; ordinal 0: the class's next.  graph_lock held. */
+/* A record in class cls; ordinal 0: the class's next. */
 static struct uld_lock *record_make(uintptr_t addr, struct uld_lockdesc d, int site_kind,
                                     int is_static, uintptr_t ip, struct uld_class *cls,
                                     uint32_t ordinal)
@@ -614,96 +496,39 @@ static struct uld_lock *record_make(uintptr_t addr, struct uld_lockdesc d, int s
     struct uld_lock *l = cls && leaf ? record_alloc() : NULL;
     if (!l)
         return NULL;
+    l->id = uld_next_node_id();
+    l->type = d.type;
+    l->flags = d.flags;
+    l->site_kind = (uint8_t)site_kind;
+    l->is_static = (uint8_t)is_static;
+    l->site_ip = ip;
+    l->cls = cls;
+    l->ordinal = ordinal ? ordinal : __atomic_add_fetch(&cls->ninstances, 1, __ATOMIC_RELAXED);
+    if (++cls->nlive > cls->max_live) /* one object or many, for merged graphs */
+        cls->max_live = cls->nlive;
     if (uld_is_wait_type(d.type) && !(l->wait = uld_alloc(sizeof(*l->wait)))) {
         l->next_free = free_records;
         free_records = l;
         return NULL;
     }
-    record_fill(l, addr, d, site_kind, is_static, ip, cls, ordinal);
+    uld_node_init(&l->node, l->id, 0, l);
+    atomic_store_explicit(&l->addr, addr, memory_order_release);
+    /* a new lifetime here: the destroyed one is history, and its slot (and
+     * granule bit) this one's */
     size_t bit = uld_granule_bit(addr);
-    atomic_fetch_or(&leaf[bit / 64], 1ull << (bit % 64)); /* before the record is seen */
-    struct uld_lock *old, *in = table_claim(atomic_load(&table), addr, l, &old);
-    if (in != l) { /* made meanwhile without graph_lock (uld_lock_birth): that one */
-        if (l->wait)
-            uld_free(l->wait, sizeof(*l->wait));
-        l->wait = NULL;
-        atomic_store(&l->addr, 0);
-        l->next_free = free_records;
-        free_records = l;
-        return in;
-    }
-    record_counted(l);
-    if (old) /* a new lifetime here: the destroyed one is history */
+    struct map_slot *dead =
+        uld_leaf_test(leaf, ULD_LEAF_WORDS, bit) ? table_slot(addr | DEAD) : NULL;
+    if (dead) {
+        struct uld_lock *old = atomic_load_explicit(&dead->lock, memory_order_relaxed);
+        atomic_store_explicit(&dead->lock, l, memory_order_release);
+        atomic_store_explicit(&dead->addr, addr, memory_order_release);
         unbury(old, leaf, bit);
-    return l;
-}
-
-/* ---- records made without graph_lock ------------------------------------ */
-
-#define SPARE_BATCH 16
-
-/* Fill a thread's spare records from the shared free list (graph_lock). */
-static int spares_refill(struct uld_lock **spare)
-{
-    uld_mutex_lock(&uld_graph_lock);
-    for (int i = 0; i < SPARE_BATCH; i++) {
-        struct uld_lock *l = record_alloc();
-        if (!l)
-            break;
-        l->next_free = *spare;
-        *spare = l;
+    } else {
+        table_put(atomic_load(&table), addr, l);
+        atomic_fetch_or(&leaf[bit / 64], 1ull << (bit % 64));
     }
-    uld_mutex_unlock(&uld_graph_lock);
-    return *spare != NULL;
-}
-
-/*
- * The record of a lock initialised earlier at cls's site as the ordinal-th,
- * made without graph_lock from the thread's spare records (lazy.c: the
- * first use of a pending lock).  NULL: take the locked path (no granule
- * leaf yet, a resize or fork under way, a table to grow, the lock limit).
- * What the locked record_make does, with every shared write atomic and the
- * insert by table_claim; a tombstone taken over goes to the spares.
- */
-struct uld_lock *uld_lock_birth(struct uld_lock **spare, uintptr_t addr, struct uld_lockdesc d,
-                                struct uld_class *cls, uint32_t ordinal)
-{
-    _Atomic uint64_t *leaf = uld_granule_leaf(addr);
-    if (!leaf || (!*spare && !spares_refill(spare)))
-        return NULL;
-    atomic_fetch_add(&in_flight, 1);
-    struct map_table *t = atomic_load(&table);
-    if (atomic_load(&frozen) ||
-        atomic_load_explicit(&live_locks, memory_order_relaxed) >= uld_config.max_locks ||
-        (atomic_load_explicit(&t->used, memory_order_relaxed) + 1) * 2 > t->nslots) {
-        atomic_fetch_sub_explicit(&in_flight, 1, memory_order_release);
-        return NULL;
-    }
-    struct uld_lock *l = *spare;
-    *spare = l->next_free;
-    memset((char *)l + sizeof(l->addr), 0, sizeof(*l) - sizeof(l->addr));
-    record_fill(l, addr, d, ULD_SITE_INIT, ULD_STATIC_UNKNOWN, cls->k.key, cls, ordinal);
-    l->tagged = d.tag != NULL; /* before anyone sees it: the caller writes the tag */
-    size_t bit = uld_granule_bit(addr);
-    atomic_fetch_or(&leaf[bit / 64], 1ull << (bit % 64));
-    struct uld_lock *old, *in = table_claim(t, addr, l, &old);
-    atomic_fetch_sub_explicit(&in_flight, 1, memory_order_release);
-    if (in != l) { /* another thread made it meanwhile */
-        atomic_store(&l->addr, 0);
-        l->next_free = *spare;
-        *spare = l;
-        return in;
-    }
-    record_counted(l);
-    if (old) { /* the tombstone's record: its slot is l's now */
-        count(&buried_locks, -1);
-        atomic_fetch_and(&leaf[ULD_LEAF_WORDS + bit / 64], ~(1ull << (bit % 64)));
-        if (old->name)
-            uld_free(old->name, strlen(old->name) + 1);
-        old->name = NULL;
-        old->next_free = *spare;
-        *spare = old;
-    }
+    live_locks++;
+    created_locks++;
     return l;
 }
 
@@ -809,7 +634,7 @@ int uld_lock_bury(struct uld_lock *l)
     l->dead_id = id;
     l->dead_tagged = 0;
     l->dead_reported = 0;
-    count(&buried_locks, 1);
+    buried_locks++;
     return 1;
 }
 
@@ -825,10 +650,8 @@ void uld_lockmap_dead_end(uintptr_t addr)
     if (!s)
         return;
     struct uld_lock *old = atomic_load_explicit(&s->lock, memory_order_relaxed);
-    uintptr_t dead = addr | DEAD;
-    /* a record made at addr without graph_lock may have taken the slot over */
-    if (atomic_compare_exchange_strong(&s->addr, &dead, DELETED))
-        unbury(old, uld_granule_leaf(addr), uld_granule_bit(addr));
+    atomic_store_explicit(&s->addr, DELETED, memory_order_release);
+    unbury(old, uld_granule_leaf(addr), uld_granule_bit(addr));
 }
 
 /* What ends with a lifetime, wherever its record goes (graph_lock held). */
@@ -847,15 +670,11 @@ static void retire_node(struct uld_lock *l)
     if (l->wait)
         uld_free(l->wait, sizeof(*l->wait));
     l->wait = NULL;
-    if (l->cls) { /* records are made without graph_lock too (uld_lock_birth) */
-        uint32_t n = __atomic_load_n(&l->cls->nlive, __ATOMIC_RELAXED);
-        while (n && !__atomic_compare_exchange_n(&l->cls->nlive, &n, n - 1, 0, __ATOMIC_RELAXED,
-                                                 __ATOMIC_RELAXED))
-            ;
-    }
+    if (l->cls && l->cls->nlive)
+        l->cls->nlive--;
     atomic_store_explicit(&l->addr, 0, memory_order_release);
     __atomic_store_n(&l->id, 0, __ATOMIC_RELEASE);
-    count(&live_locks, -1);
+    live_locks--;
 }
 
 void uld_lock_release_record(struct uld_lock *l)

@@ -131,8 +131,6 @@ struct uld_thread {
     struct uld_init_site init_sites[ULD_INIT_SITES];
     struct uld_fast fast[ULD_FAST_SLOTS];
     struct uld_held held[ULD_MAX_HELD];
-    /* after held[]: kept when the state is reused for another thread */
-    struct uld_lock *spare_records; /* for records made without graph_lock (lockmap.c) */
 };
 
 #define ULD_THREAD_DEAD ((struct uld_thread *)1)

@@ -4,8 +4,7 @@
  * The main thread initialises LOCKS mutexes at one call site, holding
  * nothing (after the first, each is only a pending tag: lazy.c), and two
  * threads then lock and unlock all of them in the same order at the same
- * time, so that both often make the record of one lock at once (without
- * graph_lock: lockmap.c's uld_lock_birth).  Each lock must get one record:
+ * time, so that both often ask for the record of one lock at once.  Each lock must get one record:
  * after every lock is destroyed none is live (a second record at an
  * address would outlive the destroy, which buries the one it finds).
  * Then the main thread takes the first two locks in one order, and again

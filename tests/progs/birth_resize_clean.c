@@ -1,13 +1,12 @@
 /*
- * birth_resize_clean.c - records made without graph_lock while the address
- * table is rebuilt under it, over and over: four threads each lock, for the
- * first time, thousands of new mutexes in a fresh heap block per round,
- * destroy them and free the block.  Freed tombstones leave deleted slots,
- * which only a rebuild reclaims, so the table is rebuilt every round or
- * two while the other threads keep inserting.  A record inserted into the
- * old table after the rebuild copied it would be lost: its lock would stay
- * counted live forever (and its destroy would find no record).  No report,
- * no record left live.
+ * birth_resize_clean.c - records made while the address table is rebuilt,
+ * over and over: four threads each lock, for the first time, thousands of
+ * new mutexes in a fresh heap block per round, destroy them and free the
+ * block.  Freed tombstones leave deleted slots, so the table is rebuilt
+ * every round or two (carrying live and dead slots, dropping deleted ones)
+ * while the other threads keep making and burying records.  A record lost
+ * by a rebuild would stay counted live forever.  No report, no record left
+ * live.
  *
  * OPTIONS: stats=1
  * EXPECT: none
