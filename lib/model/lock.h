@@ -116,7 +116,13 @@ struct uld_lock {
             uint32_t fresh_owner;   /* serial of the thread that initialised it */
             uint32_t birth_key;     /* low half of its held chain key at init */
         };
+        struct {                    /* buried: its tombstone (tomb.c) */
+            uint32_t dead_id;       /* its id when destroyed (its tag) */
+            uint8_t dead_tagged;    /* its object carries that tag */
+            uint8_t dead_reported;  /* a use after the destroy was reported */
+        };
     };
+    uintptr_t destroy_ip;   /* buried: the program's call of destroy, 0 unknown */
 };
 
 #define ULD_STATIC_UNKNOWN 2 /* uld_lock.is_static not looked up yet */
@@ -154,6 +160,15 @@ struct uld_lock *uld_lock_create(uintptr_t addr, struct uld_lockdesc d, int site
 struct uld_lock *uld_lock_create_initialised(uintptr_t addr, struct uld_lockdesc d,
                                              struct uld_class *cls, uint32_t ordinal) ULD_HIDDEN;
 void uld_lock_forget(struct uld_lock *l) ULD_HIDDEN; /* retire + release_record */
+/*
+ * Tombstones (tomb.c) live in the address table: a destroyed lock's retired
+ * record stays in the slot it had, marked dead (lookups skip it), so that
+ * burying it and ending it (a new record at its address takes the slot
+ * over) are one slot write each.  graph_lock held.
+ */
+int uld_lock_bury(struct uld_lock *l) ULD_HIDDEN; /* retire, keep as addr's tombstone; 0: none kept */
+struct uld_lock *uld_lockmap_dead(uintptr_t addr) ULD_HIDDEN; /* the record buried at addr */
+void uld_lockmap_dead_end(uintptr_t addr) ULD_HIDDEN; /* the tombstone ends: record released */
 void uld_lock_retire(struct uld_lock *l) ULD_HIDDEN;         /* lifetime over, record kept */
 void uld_lock_release_record(struct uld_lock *l) ULD_HIDDEN; /* back to the free list */
 void uld_lockmap_mark(uintptr_t addr) ULD_HIDDEN;   /* free() must look at addr's granule */
@@ -205,7 +220,7 @@ static inline int uld_lockmap_marked(uintptr_t addr)
 /*
  * A leaf is two bitmaps: the first marks a record or a tombstone at a
  * lock start (what free() asks), the second, ULD_LEAF_WORDS further, a
- * tombstone (tomb.c sets and clears it with its table entry).  A record and
+ * tombstone (lockmap.c sets and clears it with the dead slot).  A record and
  * a tombstone never share an address (a record ends the tombstone), so
  * "marked and no tombstone" is "a record may live here": an init over an
  * older lifetime's tombstone has no re-initialisation to check and stays
@@ -232,10 +247,9 @@ static inline int uld_lockmap_tomb_marked(uintptr_t addr)
     _Atomic uint64_t *leaf = uld_granule_leaf(addr);
     return leaf && uld_leaf_test(leaf, ULD_LEAF_WORDS, uld_granule_bit(addr));
 }
-/* tomb.c, graph_lock held; 0: no bitmap could be mapped for addr */
-int uld_lockmap_tomb_mark(uintptr_t addr, int on) ULD_HIDDEN;
 long uld_lockmap_live(void) ULD_HIDDEN;
 long uld_lockmap_created(void) ULD_HIDDEN;
+long uld_lockmap_buried(void) ULD_HIDDEN; /* tombstones kept */
 uint32_t uld_next_node_id(void) ULD_HIDDEN;
 
 static inline int uld_is_wait_type(int type)

@@ -8,6 +8,11 @@
  * are never unmapped, only reused, so a late reader reads stale memory,
  * never unmapped memory.
  *
+ * A destroyed lock's tombstone (tomb.c) is its retired record left in the
+ * slot it had, the slot's address marked DEAD: lookups, which compare the
+ * address, pass it like any other key; the tombstone is ended by the next
+ * record at that address taking the slot over, or by marking it DELETED.
+ *
  * A two-level bitmap marks every tracked lock's start address (one bit per
  * 4 bytes), so free() can tell in a load or two whether the block it
  * releases contains locks, and forgetting a lock clears its own bit.
@@ -21,7 +26,8 @@
 #include "symranges.h"
 #include "tomb.h"
 
-#define TOMBSTONE ((uintptr_t)1)
+#define DELETED ((uintptr_t)1)      /* a removed entry: probes go on past it */
+#define DEAD (1ull << 63)            /* above every user address: a buried lock's slot */
 #define MAP_MIN_SLOTS (1u << 14)
 #define LEAF_BITS (1u << (ULD_LEAF_SHIFT - ULD_GRANULE_SHIFT))
 
@@ -32,14 +38,14 @@ struct map_slot {
 
 struct map_table {
     size_t nslots;
-    size_t used;  /* live + tombstones */
+    size_t used;  /* live + dead + deleted */
     struct map_table *next_retired;
     struct map_slot slots[];
 };
 
 static struct map_table *_Atomic table;
 static struct map_table *retired;
-static long live_locks, created_locks;
+static long live_locks, created_locks, buried_locks;
 static struct uld_lock *free_records;
 /* lock.h reads it inline; static, so that a reader needs no pointer to it first */
 _Atomic uint64_t *_Atomic uld_granule_top[ULD_TOP_ENTRIES];
@@ -59,6 +65,11 @@ long uld_lockmap_live(void)
 long uld_lockmap_created(void)
 {
     return created_locks;
+}
+
+long uld_lockmap_buried(void)
+{
+    return buried_locks;
 }
 
 static size_t hash_addr(uintptr_t a)
@@ -123,14 +134,15 @@ struct uld_lock *uld_lock_recheck(struct uld_lock *found, uintptr_t addr)
     return uld_lockmap_may_have_record(addr) ? uld_lock_lookup(addr) : NULL;
 }
 
-static void table_put(struct map_table *t, uintptr_t addr, struct uld_lock *l)
+/* key: the address, or the address | DEAD of a buried lock (hashed as its address) */
+static void table_put(struct map_table *t, uintptr_t key, struct uld_lock *l)
 {
     size_t mask = t->nslots - 1;
-    for (size_t i = hash_addr(addr) & mask;; i = (i + 1) & mask) {
+    for (size_t i = hash_addr(key & ~DEAD) & mask;; i = (i + 1) & mask) {
         uintptr_t a = atomic_load_explicit(&t->slots[i].addr, memory_order_relaxed);
-        if (a == 0 || a == TOMBSTONE) {
+        if (a == 0 || a == DELETED) {
             atomic_store_explicit(&t->slots[i].lock, l, memory_order_release);
-            atomic_store_explicit(&t->slots[i].addr, addr, memory_order_release);
+            atomic_store_explicit(&t->slots[i].addr, key, memory_order_release);
             if (a == 0)
                 t->used++;
             return;
@@ -138,21 +150,21 @@ static void table_put(struct map_table *t, uintptr_t addr, struct uld_lock *l)
     }
 }
 
-/* Grow (or just drop tombstones) so that at most half the slots are used. */
+/* Grow (or just drop deleted entries) so that at most half the slots are used. */
 static int table_make_room(void)
 {
     struct map_table *t = atomic_load(&table);
     if ((t->used + 1) * 2 <= t->nslots)
         return 1;
     size_t n = MAP_MIN_SLOTS;
-    while (n < (size_t)(live_locks + 1) * 4)
+    while (n < (size_t)(live_locks + buried_locks + 1) * 4)
         n *= 2;
     struct map_table *nt = table_new(n);
     if (!nt)
         return 0;
     for (size_t i = 0; i < t->nslots; i++) {
         uintptr_t a = atomic_load(&t->slots[i].addr);
-        if (a != 0 && a != TOMBSTONE)
+        if (a != 0 && a != DELETED) /* live and buried locks */
             table_put(nt, a, atomic_load(&t->slots[i].lock));
     }
     atomic_store_explicit(&table, nt, memory_order_release);
@@ -161,19 +173,25 @@ static int table_make_room(void)
     return 1;
 }
 
-static void table_remove(uintptr_t addr)
+/* The slot whose key is key (an address, or address | DEAD), NULL if none. */
+static struct map_slot *table_slot(uintptr_t key)
 {
     struct map_table *t = atomic_load(&table);
     size_t mask = t->nslots - 1;
-    for (size_t i = hash_addr(addr) & mask;; i = (i + 1) & mask) {
-        uintptr_t a = atomic_load(&t->slots[i].addr);
-        if (a == addr) {
-            atomic_store_explicit(&t->slots[i].addr, TOMBSTONE, memory_order_release);
-            return;
-        }
+    for (size_t i = hash_addr(key & ~DEAD) & mask;; i = (i + 1) & mask) {
+        uintptr_t a = atomic_load_explicit(&t->slots[i].addr, memory_order_relaxed);
+        if (a == key)
+            return &t->slots[i];
         if (a == 0)
-            return;
+            return NULL;
     }
+}
+
+static void table_remove(uintptr_t addr)
+{
+    struct map_slot *s = table_slot(addr);
+    if (s)
+        atomic_store_explicit(&s->addr, DELETED, memory_order_release);
 }
 
 /* ---- granule bitmap ------------------------------------------------- */
@@ -208,11 +226,6 @@ static int leaf_set(uintptr_t addr, size_t words, int on)
 static void granule_set(uintptr_t addr, int on)
 {
     leaf_set(addr, 0, on);
-}
-
-int uld_lockmap_tomb_mark(uintptr_t addr, int on)
-{
-    return leaf_set(addr, ULD_LEAF_WORDS, on);
 }
 
 /*
@@ -466,6 +479,15 @@ static int room_for_one(void)
     return table_make_room();
 }
 
+/* The tombstone at the leaf's bit is gone from the table: its record and
+ * tombstone bit go too (the granule bit is the caller's). */
+static void unbury(struct uld_lock *old, _Atomic uint64_t *leaf, size_t bit)
+{
+    buried_locks--;
+    atomic_fetch_and(&leaf[ULD_LEAF_WORDS + bit / 64], ~(1ull << (bit % 64)));
+    uld_lock_release_record(old);
+}
+
 /* A record in class cls; ordinal 0: the class's next. */
 static struct uld_lock *record_make(uintptr_t addr, struct uld_lockdesc d, int site_kind,
                                     int is_static, uintptr_t ip, struct uld_class *cls,
@@ -493,10 +515,20 @@ static struct uld_lock *record_make(uintptr_t addr, struct uld_lockdesc d, int s
     }
     uld_node_init(&l->node, l->id, 0, l);
     atomic_store_explicit(&l->addr, addr, memory_order_release);
-    uld_tomb_end(addr); /* a new lifetime here: the destroyed one is history */
-    table_put(atomic_load(&table), addr, l);
+    /* a new lifetime here: the destroyed one is history, and its slot (and
+     * granule bit) this one's */
     size_t bit = uld_granule_bit(addr);
-    atomic_fetch_or(&leaf[bit / 64], 1ull << (bit % 64));
+    struct map_slot *dead =
+        uld_leaf_test(leaf, ULD_LEAF_WORDS, bit) ? table_slot(addr | DEAD) : NULL;
+    if (dead) {
+        struct uld_lock *old = atomic_load_explicit(&dead->lock, memory_order_relaxed);
+        atomic_store_explicit(&dead->lock, l, memory_order_release);
+        atomic_store_explicit(&dead->addr, addr, memory_order_release);
+        unbury(old, leaf, bit);
+    } else {
+        table_put(atomic_load(&table), addr, l);
+        atomic_fetch_or(&leaf[bit / 64], 1ull << (bit % 64));
+    }
     live_locks++;
     created_locks++;
     return l;
@@ -571,12 +603,62 @@ struct uld_class *uld_lock_class(struct uld_lock *l, unsigned subclass)
  * id becomes 0, so every memo and reference "valid while lock->id == id"
  * (the fast path's among them) lets go of it at once.
  */
+static void retire_node(struct uld_lock *l);
+
 void uld_lock_retire(struct uld_lock *l)
 {
     uintptr_t addr = atomic_load(&l->addr);
     table_remove(addr);
     if (!uld_tomb_at(addr)) /* a tombstone keeps the bit: free() must find it */
         granule_set(addr, 0);
+    retire_node(l);
+}
+
+/*
+ * The lifetime of l ends and its record stays in its slot as addr's
+ * tombstone: the slot's key becomes addr | DEAD before the record's addr
+ * and id are cleared (lock-free lookups stop finding it by either), and
+ * the granule keeps its bit (free() must find the tombstone).
+ */
+int uld_lock_bury(struct uld_lock *l)
+{
+    uintptr_t addr = atomic_load(&l->addr);
+    _Atomic uint64_t *leaf = uld_granule_leaf(addr); /* a record has one (record_make) */
+    struct map_slot *s = leaf ? table_slot(addr) : NULL;
+    if (!s)
+        return 0;
+    size_t bit = uld_granule_bit(addr);
+    /* the granule bit stays (every record has it): free() must find the tombstone */
+    atomic_fetch_or(&leaf[ULD_LEAF_WORDS + bit / 64], 1ull << (bit % 64));
+    atomic_store_explicit(&s->addr, addr | DEAD, memory_order_release);
+    uint32_t id = l->id;
+    retire_node(l);
+    l->dead_id = id;
+    l->dead_tagged = 0;
+    l->dead_reported = 0;
+    buried_locks++;
+    return 1;
+}
+
+struct uld_lock *uld_lockmap_dead(uintptr_t addr)
+{
+    struct map_slot *s = uld_lockmap_tomb_marked(addr) ? table_slot(addr | DEAD) : NULL;
+    return s ? atomic_load_explicit(&s->lock, memory_order_relaxed) : NULL;
+}
+
+void uld_lockmap_dead_end(uintptr_t addr)
+{
+    struct map_slot *s = uld_lockmap_tomb_marked(addr) ? table_slot(addr | DEAD) : NULL;
+    if (!s)
+        return;
+    struct uld_lock *old = atomic_load_explicit(&s->lock, memory_order_relaxed);
+    atomic_store_explicit(&s->addr, DELETED, memory_order_release);
+    unbury(old, uld_granule_leaf(addr), uld_granule_bit(addr));
+}
+
+/* What ends with a lifetime, wherever its record goes (graph_lock held). */
+static void retire_node(struct uld_lock *l)
+{
     uld_graph_remove_node(&uld_lock_graph, &l->node);
     for (int i = 1; l->sub && i < ULD_NUM_SUBCLASSES; i++) {
         if (l->sub[i]) {
