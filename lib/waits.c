@@ -158,11 +158,6 @@ void uld_cond_wait_end(struct uld_acq *a)
  */
 static const struct uld_lockdesc sem_lockdesc = {.type = ULD_TYPE_SEM, .flags = 0};
 
-static int sem_is_binary(const struct uld_lock *w)
-{
-    return w && w->type == ULD_TYPE_SEM && w->wait && atomic_load(&w->wait->binary);
-}
-
 void uld_sem_created(const void *sem, unsigned value, uintptr_t ip)
 {
     uld_lock_created(sem, sem_lockdesc, ip);
@@ -180,7 +175,7 @@ void uld_sem_destroying(const void *sem)
     if (!t)
         return;
     struct uld_lock *w = uld_lock_lookup((uintptr_t)sem);
-    if (w && w->type == ULD_TYPE_SEM && !sem_is_binary(w))
+    if (w && w->type == ULD_TYPE_SEM && !uld_sem_is_lock(w))
         uld_held_drop(t, (uintptr_t)sem);
     uld_leave();
 }
@@ -191,7 +186,7 @@ void uld_sem_wait_begin(const void *sem, uintptr_t ip)
     if (!t)
         return;
     struct uld_lock *w = uld_object_get((uintptr_t)sem, sem_lockdesc, ip);
-    if (sem_is_binary(w) && uld_held_find(t, (uintptr_t)sem) >= 0) {
+    if (uld_sem_is_lock(w) && uld_held_find(t, (uintptr_t)sem) >= 0) {
         /* we hold its token yet it has one to give: someone else posted it */
         atomic_store(&w->wait->binary, 0);
         uld_held_drop(t, (uintptr_t)sem);
@@ -213,7 +208,7 @@ void uld_sem_acquired(const void *sem, int waited, uintptr_t ip)
          * Condition.wait when the notify comes before its second acquire) */
         atomic_store(&w->wait->binary, 0);
         uld_held_drop(t, (uintptr_t)sem);
-    } else if (sem_is_binary(w)) {
+    } else if (uld_sem_is_lock(w)) {
         struct uld_acq a;
         unsigned mode = ULD_MODE_TRY | (waited ? ULD_MODE_WAITED : 0);
         uld_acquire_prepare(t, &a, (uintptr_t)sem, sem_lockdesc, mode, 0, ip);
@@ -306,7 +301,7 @@ void uld_wake(const void *obj, int type, uintptr_t ip)
     }
     if (type == ULD_TYPE_SEM) {
         struct uld_lock *w = uld_lock_lookup((uintptr_t)obj);
-        if (sem_is_binary(w))
+        if (uld_sem_is_lock(w))
             atomic_store(&w->wait->binary, 0); /* posted by a non-taker: a signal */
     }
     uld_leave();

@@ -125,6 +125,14 @@ struct uld_lock {
     uintptr_t destroy_ip;   /* buried: the program's call of destroy, 0 unknown */
 };
 
+/* A semaphore taken as a lock (waits.c): initialised to 1, and no thread
+ * that did not take its token has posted it.  Otherwise a signal, and a
+ * token a thread took before that is stale, not a lock it holds. */
+static inline int uld_sem_is_lock(const struct uld_lock *l)
+{
+    return l && l->type == ULD_TYPE_SEM && l->wait && atomic_load(&l->wait->binary);
+}
+
 #define ULD_STATIC_UNKNOWN 2 /* uld_lock.is_static not looked up yet */
 
 /* uld_lock.fresh: a lock fresh from its init call (see core.c) */

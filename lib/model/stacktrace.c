@@ -114,9 +114,19 @@ uint32_t uld_stack_capture_skip(int skip)
     return uld_stack_capture_limited(skip, (int)uld_config.max_frames);
 }
 
+/* Where the cursor's frame keeps its return address, 0 if not in memory. */
+static uintptr_t saved_at(unw_cursor_t *cursor)
+{
+    unw_save_loc_t loc;
+    return unw_get_save_loc(cursor, UNW_REG_IP, &loc) == 0 && loc.type == UNW_SLT_MEMORY
+               ? (uintptr_t)loc.u.addr
+               : 0;
+}
+
 /* The return addresses of our callers, as unw_backtrace() gives them; the
- * first is in this file (inside the skip range, like unw_backtrace's own). */
-static int __attribute__((noinline)) step_backtrace(void **raw, int want)
+ * first is in this file (inside the skip range, like unw_backtrace's own).
+ * With `slot`, also where each was read from (saved_at). */
+static int __attribute__((noinline)) step_backtrace(void **raw, uintptr_t *slot, int want)
 {
     unw_context_t uc;
     unw_cursor_t cursor;
@@ -124,8 +134,11 @@ static int __attribute__((noinline)) step_backtrace(void **raw, int want)
     int n = 0;
     if (unw_getcontext(&uc) < 0 || unw_init_local(&cursor, &uc) < 0)
         return 0;
-    while (n < want && unw_step(&cursor) > 0 && unw_get_reg(&cursor, UNW_REG_IP, &ip) == 0 && ip)
+    while (n < want && unw_step(&cursor) > 0 && unw_get_reg(&cursor, UNW_REG_IP, &ip) == 0 && ip) {
+        if (slot)
+            slot[n] = saved_at(&cursor);
         raw[n++] = (void *)(uintptr_t)ip;
+    }
     return n;
 }
 
@@ -133,54 +146,44 @@ static int capture_raw(void **raw, int want)
 {
     if (thread_captures < STEP_CAPTURES) {
         thread_captures++;
-        return step_backtrace(raw, want);
+        return step_backtrace(raw, NULL, want);
     }
     return unw_backtrace(raw, want);
 }
 
-uint32_t uld_stack_capture_limited(int skip, int max)
+/* Our callers' frames outside the skip range, dropping `skip` more, at
+ * most `max`; with `slot`, by stepping (unw_backtrace does not tell where
+ * it read a frame), also where each kept frame's return address lay. */
+static uint32_t capture(int skip, int max, uintptr_t *slot)
 {
     void *raw[ULD_MAX_FRAMES + 16];
+    uintptr_t raw_slot[ULD_MAX_FRAMES + 16];
     uintptr_t frames[ULD_MAX_FRAMES];
     /* unwinding is the cost: stop once enough frames outside us are in */
     int want = max + skip + 8 < (int)ULD_ARRAY_SIZE(raw) ? max + skip + 8 : (int)ULD_ARRAY_SIZE(raw);
     uld_unwind_fds_ready();
-    int n = capture_raw(raw, want);
+    int n = slot ? step_backtrace(raw, raw_slot, want) : capture_raw(raw, want);
     int k = 0;
     if (max > ULD_MAX_FRAMES)
         max = ULD_MAX_FRAMES;
     /* our own frames (wrappers, the signal trampoline) are noise in reports */
     for (int i = 0; i < n && k < max; i++)
-        if (((uintptr_t)raw[i] < skip_lo || (uintptr_t)raw[i] >= skip_hi) && skip-- <= 0)
+        if (((uintptr_t)raw[i] < skip_lo || (uintptr_t)raw[i] >= skip_hi) && skip-- <= 0) {
+            if (slot)
+                slot[k] = raw_slot[i];
             frames[k++] = (uintptr_t)raw[i];
+        }
     return k ? depot_intern(frames, k) : 0;
 }
 
-/* As uld_stack_capture_limited(0, max), by stepping (unw_backtrace does
- * not tell where it read a frame), also giving where each kept frame's
- * return address was read from: slot[i], 0 if not from memory. */
+uint32_t uld_stack_capture_limited(int skip, int max)
+{
+    return capture(skip, max, NULL);
+}
+
 uint32_t uld_stack_capture_slots(int max, uintptr_t *slot)
 {
-    uintptr_t frames[ULD_MAX_FRAMES];
-    unw_context_t uc;
-    unw_cursor_t cursor;
-    unw_word_t ip;
-    unw_save_loc_t loc;
-    int k = 0;
-    if (max > ULD_MAX_FRAMES)
-        max = ULD_MAX_FRAMES;
-    uld_unwind_fds_ready();
-    if (unw_getcontext(&uc) < 0 || unw_init_local(&cursor, &uc) < 0)
-        return 0;
-    while (k < max && unw_step(&cursor) > 0 && unw_get_reg(&cursor, UNW_REG_IP, &ip) == 0 && ip) {
-        if ((uintptr_t)ip >= skip_lo && (uintptr_t)ip < skip_hi)
-            continue;
-        slot[k] = unw_get_save_loc(&cursor, UNW_REG_IP, &loc) == 0 && loc.type == UNW_SLT_MEMORY
-                      ? (uintptr_t)loc.u.addr
-                      : 0;
-        frames[k++] = (uintptr_t)ip;
-    }
-    return k ? depot_intern(frames, k) : 0;
+    return capture(0, max, slot);
 }
 
 int uld_stack_frames(uint32_t id, const uintptr_t **frames)

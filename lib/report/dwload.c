@@ -19,11 +19,9 @@ struct uld_dw uld_dw;
 static int state;  /* 0: not tried, 1: loaded, -1: failed for good */
 static int forbidden;
 
-int uld_dw_forbid_load(int forbid)
+void uld_dw_forbid_load(int forbid)
 {
-    int was = forbidden;
     forbidden = forbid;
-    return was;
 }
 
 static const char *const names[] = {

@@ -137,19 +137,22 @@ static int find_debuginfo(Dwfl_Module *m, void **user, const char *modname, Dwar
     if (local_only) { /* libdw keeps the answer: this module never asks debuginfod */
         fd = dwfl_build_id_find_debuginfo(m, user, modname, base, file, debuglink, crc,
                                           debugfile);
-        return fd < 0 ? fd : uld_fd_move_high(fd);
+    } else {
+        bound_debuginfod();
+        debuginfod_deadline =
+            uld_now_ns() + (uint64_t)uld_config.symbolize_timeout * 1000000000u;
+        debuginfod_timed_out = 0;
+        fd = dwfl_standard_find_debuginfo(m, user, modname, base, file, debuglink, crc,
+                                          debugfile);
+        if (debuginfod_timed_out && !debuginfod_given_up) {
+            debuginfod_given_up = 1;
+            uld_warn("debuginfod gave no debug file for %s within symbolize_timeout=%lds; "
+                     "its frames (and those of modules still to come) are shown as "
+                     "module+offset",
+                     modname ? modname : "?", uld_config.symbolize_timeout);
+        }
     }
-    bound_debuginfod();
-    debuginfod_deadline = uld_now_ns() + (uint64_t)uld_config.symbolize_timeout * 1000000000u;
-    debuginfod_timed_out = 0;
     /* the descriptor stays open: moved out of the program's way (see find_elf_mapped) */
-    fd = dwfl_standard_find_debuginfo(m, user, modname, base, file, debuglink, crc, debugfile);
-    if (debuginfod_timed_out && !debuginfod_given_up) {
-        debuginfod_given_up = 1;
-        uld_warn("debuginfod gave no debug file for %s within symbolize_timeout=%lds; its "
-                 "frames (and those of modules still to come) are shown as module+offset",
-                 modname ? modname : "?", uld_config.symbolize_timeout);
-    }
     return fd < 0 ? fd : uld_fd_move_high(fd);
 }
 

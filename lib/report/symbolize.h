@@ -24,7 +24,7 @@ struct uld_frame_info {
 /* While set, libdw is not loaded (dwload.c): the kill-time report runs in a
  * signal handler, where dlopen could deadlock on the loader's lock held by
  * the code it interrupted, and the process must still end. */
-int uld_dw_forbid_load(int forbid) ULD_HIDDEN; /* returns the previous setting */
+void uld_dw_forbid_load(int forbid) ULD_HIDDEN;
 /* While set, separate debug files come from the local build-id tree only,
  * never debuginfod, whose client starts libcurl and the TLS libraries
  * through their own one-time initialisers (report.c). */

@@ -42,15 +42,14 @@ static uint64_t mix64(uint64_t h, uint64_t v)
     return uld_chain_mix(uld_chain_mix(h, (uint32_t)v, 0), (uint32_t)(v >> 32), 1);
 }
 
-/* The held entry's lock, if it is still that lock and still held: a
- * semaphore token taken before the semaphore turned out to be a signal (a
- * thread that never took a token posted it) is stale, not a lock held. */
+/* The held entry's lock, if it is still that lock and still held (not a
+ * stale semaphore token: uld_sem_is_lock). */
 static struct uld_lock *held_lock(const struct uld_held *h)
 {
     struct uld_lock *l = h->lock;
     if (!l || l->id != h->lock_id || atomic_load(&l->addr) != h->addr)
         return NULL;
-    if (l->type == ULD_TYPE_SEM && l->wait && !atomic_load(&l->wait->binary))
+    if (l->type == ULD_TYPE_SEM && !uld_sem_is_lock(l))
         return NULL;
     return l;
 }
