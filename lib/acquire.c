@@ -361,11 +361,12 @@ void uld_acquire_prepare(struct uld_thread *t, struct uld_acq *a, uintptr_t addr
     if (!(mode & ULD_MODE_TRY)) /* needed before this thread can end */
         uld_wait_note_acquire(t, l, subclass, mode, ip);
     if (subclass == 0) { /* remember the outcome: next time the fast path pushes it */
-        uint64_t pk = a->prev_key ^ t->sigctx;
+        uint64_t pk = uld_fast_key(a->prev_key, t->sigctx, mode);
         struct uld_fast *f = &t->fast[uld_fast_slot(addr, pk)];
+        /* tag 0: the object has no tag word (process-shared, robust, lock_tags=0) */
         *f = (struct uld_fast){.addr = addr, .prev_key = pk, .key = a->key, .lock = l,
                                .ids = {l->id, a->node_id, 0, (uint8_t)mode, 0, l->type},
-                               .tag = uld_lock_tag(l)};
+                               .tag = d.tag ? uld_lock_tag(l) : 0};
     }
 }
 

@@ -24,7 +24,12 @@
 /* The interposer passes its acquisition flags (hooks.h) as the mode. */
 _Static_assert(ULD_AF_READ == ULD_MODE_READ && ULD_AF_TRY == ULD_MODE_TRY, "mode bits");
 
-/* Try the fast path for an acquisition in `mode` (ULD_MODE_*); 1: pushed. */
+/*
+ * Try the fast path for an acquisition in `mode` (ULD_MODE_*); 1: pushed.
+ * `tag` is where the object keeps its identity tag when it has one (read
+ * only if the memo entry says the lock is tagged), or NULL for objects that
+ * never have one.
+ */
 static inline __attribute__((always_inline)) int
 uld_fast_acquire(const void *lock, const uint64_t *tag, unsigned mode, uintptr_t ip)
 {
@@ -33,14 +38,16 @@ uld_fast_acquire(const void *lock, const uint64_t *tag, unsigned mode, uintptr_t
     if (!t)
         return 0;
     int depth = t->depth;
-    uint64_t prev = depth ? t->held[depth - 1].chain_key : 0;
-    uint64_t pk = prev ^ t->sigctx;
+    struct uld_held *top = &t->stack[depth];
+    uint64_t pk = uld_fast_key(top->chain_key, t->sigctx, mode);
     const struct uld_fast *f = &t->fast[uld_fast_slot(addr, pk)];
-    if (f->addr != addr || f->prev_key != pk || f->mode != mode ||
-        depth >= ULD_MAX_HELD || f->lock->id != f->lock_id ||
-        (tag && __atomic_load_n(tag, __ATOMIC_RELAXED) != f->tag))
+    if (f->addr != addr || f->prev_key != pk || depth >= ULD_MAX_HELD ||
+        f->lock->id != f->lock_id)
         return 0;
-    struct uld_held *h = &t->held[depth];
+    if (__builtin_expect(f->tag != 0, 1) &&
+        (!tag || __atomic_load_n(tag, __ATOMIC_RELAXED) != f->tag))
+        return 0;
+    struct uld_held *h = top + 1; /* held[depth] */
     h->addr = addr;
     h->lock = f->lock;
     h->chain_key = f->key;
@@ -51,12 +58,17 @@ uld_fast_acquire(const void *lock, const uint64_t *tag, unsigned mode, uintptr_t
     return 1;
 }
 
-/* The real call failed after a fast push (trylock busy, timeout): undo it. */
-static inline void uld_fast_undo(const void *lock)
+/*
+ * The real call failed after a fast push (trylock busy, timeout): undo it.
+ * The entry is the newest (a signal handler in between leaves the stack as
+ * it found it); its call site confirms it.  Returns the lock, or 0.
+ */
+static inline uintptr_t uld_fast_undo(uintptr_t ip)
 {
-    struct uld_thread *t = uld_fast_self;
-    if (t && t->depth && t->held[t->depth - 1].addr == (uintptr_t)lock)
-        t->depth--;
+    struct uld_thread *t = uld_self;
+    if (!t || t == ULD_THREAD_DEAD || !t->depth || t->held[t->depth - 1].ip != ip)
+        return 0;
+    return t->held[--t->depth].addr;
 }
 
 /* Release of the newest held lock, taken once; 1: popped. */
@@ -66,7 +78,8 @@ static inline __attribute__((always_inline)) int uld_fast_release(const void *lo
     if (!t)
         return 0;
     int depth = t->depth;
-    if (!depth || t->held[depth - 1].addr != (uintptr_t)lock || t->held[depth - 1].nest)
+    const struct uld_held *h = &t->stack[depth]; /* the sentinel matches no lock */
+    if (h->addr != (uintptr_t)lock || h->nest)
         return 0;
     t->depth = depth - 1;
     return 1;

@@ -23,16 +23,27 @@
  * never touches either for such locks; process-shared ones get no tag (each
  * process would overwrite the other's).
  */
+static inline uint64_t *mutex_tag_word(const pthread_mutex_t *m)
+{
+    return (uint64_t *)&m->__data.__list.__next;
+}
+
+static inline uint64_t *rwlock_tag_word(const pthread_rwlock_t *rw)
+{
+    return (uint64_t *)&rw->__data.__pad2;
+}
+
+/* The tag word if this lock may have one, else NULL. */
 static inline uint64_t *mutex_tag(const pthread_mutex_t *m)
 {
     if (m->__data.__kind & (GLIBC_MUTEX_ROBUST | GLIBC_MUTEX_PSHARED))
         return NULL;
-    return (uint64_t *)&m->__data.__list.__next;
+    return mutex_tag_word(m);
 }
 
 static inline uint64_t *rwlock_tag(const pthread_rwlock_t *rw)
 {
-    return rw->__data.__shared ? NULL : (uint64_t *)&rw->__data.__pad2;
+    return rw->__data.__shared ? NULL : rwlock_tag_word(rw);
 }
 
 #define GLIBC_MUTEX_DESTROYED (-1) /* __kind after pthread_mutex_destroy */

@@ -14,42 +14,82 @@
 #define MUTEX_TAG(m) (uld_lock_tags ? mutex_tag(m) : NULL)
 #define RWLOCK_TAG(rw) (uld_lock_tags ? rwlock_tag(rw) : NULL)
 
+#define UNPAREN(...) __VA_ARGS__
+
 /*
- * Acquire: begin (validate), real call, end (record if acquired).  In a
- * fork child, first check for a lock another thread held at fork.
+ * Acquire.  The wrapper is the fast path alone (fastpath.h): a hit pushes
+ * and calls the real function, with no frame beyond the call's; anything
+ * else goes to the wrapper's slow path, a function of its own, given the
+ * program's call site.  The fast path reaches the real function without a
+ * NULL test: a thread takes it only once the validator is ready, after
+ * every real function was resolved.
  */
-#define ACQUIRE(lockp, desc, tagp, af, owner, real_call)                     \
+#define ACQUIRE_FAST(lockp, tag_word, af, real_fn, args, slow_call)          \
     do {                                                                     \
-        struct uld_acq acq_;                                                 \
-        if (__builtin_expect(uld_fast_acquire((const void *)(lockp), (tagp), (af), CALLER_IP), 1)) { \
-            int f_ = real_call;                                              \
-            if (__builtin_expect(f_ != 0 && f_ != EOWNERDEAD, 0)) {          \
-                uld_fast_undo((const void *)(lockp));                        \
-                if (f_ == ETIMEDOUT)                                         \
-                    uld_wait_timed_out((const void *)(lockp), CALLER_IP);    \
-            }                                                                \
+        if (__builtin_expect(uld_fast_acquire((const void *)(lockp), (tag_word), (af), CALLER_IP), 1)) { \
+            int f_ = uld_real.real_fn(UNPAREN args);                         \
+            if (__builtin_expect(f_ != 0 && f_ != EOWNERDEAD, 0))            \
+                return fast_failed(f_, CALLER_IP);                           \
             return f_;                                                       \
         }                                                                    \
+        return slow_call;                                                    \
+    } while (0)
+
+/*
+ * The slow path: validate before the real call (so a deadlock is reported
+ * before the thread blocks), call it, record the outcome.  In a fork child,
+ * first check for a lock another thread held at fork.
+ */
+#define ACQUIRE_SLOW(lockp, desc, af, owner, real_call)                      \
+    do {                                                                     \
+        struct uld_acq acq_;                                                 \
         uld_preload_ensure();                                                \
         if (__builtin_expect(uld_forked_child, 0))                           \
-            uld_fork_child_touch((const void *)(lockp), (owner), CALLER_IP); \
-        if (!uld_acquire_begin(&acq_, (const void *)(lockp), (desc), (af), CALLER_IP))     \
+            uld_fork_child_touch((const void *)(lockp), (owner), ip);        \
+        if (!uld_acquire_begin(&acq_, (const void *)(lockp), (desc), (af), ip)) \
             return real_call;                                                \
         int r_ = real_call; /* blocked state: published by begin, ended by end */ \
         uld_acquire_end(&acq_, r_ == 0 || r_ == EOWNERDEAD);                 \
         if (r_ == ETIMEDOUT)                                                 \
-            uld_wait_timed_out((const void *)(lockp), CALLER_IP);            \
+            uld_wait_timed_out((const void *)(lockp), ip);                   \
         return r_;                                                           \
     } while (0)
 
-#define RELEASE(lockp, desc, owner, real_call)                               \
-    do {                                                                     \
-        if (!__builtin_expect(uld_fast_release((const void *)(lockp)), 1)) { \
-            uld_preload_ensure();                                            \
-            uld_on_release((const void *)(lockp), (desc), (owner), CALLER_IP); \
-        }                                                                    \
-        return real_call;                                                    \
-    } while (0)
+/* A fast push whose real call failed (trylock busy, timeout): undone. */
+static __attribute__((noinline, cold)) int fast_failed(int err, uintptr_t ip)
+{
+    uintptr_t lock = uld_fast_undo(ip);
+    if (err == ETIMEDOUT && lock)
+        uld_wait_timed_out((const void *)lock, ip);
+    return err;
+}
+
+/* An acquiring wrapper `name` and its slow path name##_slow.  params and
+ * args are the real function's, parenthesised; the lock is the first. */
+#define LOCK_WRAPPER(name, lockp, params, args, tag_word, af, desc, owner)   \
+    static __attribute__((noinline)) int name##_slow(UNPAREN params, uintptr_t ip) \
+    {                                                                        \
+        ACQUIRE_SLOW(lockp, desc, af, owner, REAL(name)(UNPAREN args));      \
+    }                                                                        \
+    ULD_WRAPPER int name(UNPAREN params)                                     \
+    {                                                                        \
+        ACQUIRE_FAST(lockp, tag_word, af, name, args, name##_slow(UNPAREN args, CALLER_IP)); \
+    }
+
+/* Release: pop the newest held lock, else the slow path. */
+#define UNLOCK_WRAPPER(name, T, desc, owner)                                 \
+    static __attribute__((noinline)) int name##_slow(T *l, uintptr_t ip)     \
+    {                                                                        \
+        uld_preload_ensure();                                                \
+        uld_on_release((const void *)l, (desc), (owner), ip);                            \
+        return REAL(name)(l);                                                \
+    }                                                                        \
+    ULD_WRAPPER int name(T *l)                                               \
+    {                                                                        \
+        if (__builtin_expect(uld_fast_release((const void *)l), 1))          \
+            return uld_real.name(l);                                         \
+        return name##_slow(l, CALLER_IP);                                    \
+    }
 
 /*
  * Init and destroy.  The common lifetime, a lock initialised holding
@@ -164,31 +204,16 @@ ULD_WRAPPER int pthread_mutex_destroy(pthread_mutex_t *m)
             mutex_destroy_failed(m, f_, CALLER_IP));
 }
 
-ULD_WRAPPER int pthread_mutex_lock(pthread_mutex_t *m)
-{
-    ACQUIRE(m, mutex_desc(m), MUTEX_TAG(m), 0, mutex_fork_owner(m), REAL(pthread_mutex_lock)(m));
-}
-
-ULD_WRAPPER int pthread_mutex_trylock(pthread_mutex_t *m)
-{
-    ACQUIRE(m, mutex_desc(m), MUTEX_TAG(m), ULD_AF_TRY, mutex_fork_owner(m), REAL(pthread_mutex_trylock)(m));
-}
-
-ULD_WRAPPER int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *ts)
-{
-    ACQUIRE(m, mutex_desc(m), MUTEX_TAG(m), 0, mutex_fork_owner(m), REAL(pthread_mutex_timedlock)(m, ts));
-}
-
-ULD_WRAPPER int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clk,
-                                        const struct timespec *ts)
-{
-    ACQUIRE(m, mutex_desc(m), MUTEX_TAG(m), 0, mutex_fork_owner(m), REAL(pthread_mutex_clocklock)(m, clk, ts));
-}
-
-ULD_WRAPPER int pthread_mutex_unlock(pthread_mutex_t *m)
-{
-    RELEASE(m, mutex_desc(m), mutex_owner(m), REAL(pthread_mutex_unlock)(m));
-}
+LOCK_WRAPPER(pthread_mutex_lock, m, (pthread_mutex_t *m), (m), mutex_tag_word(m), 0,
+             mutex_desc(m), mutex_fork_owner(m))
+LOCK_WRAPPER(pthread_mutex_trylock, m, (pthread_mutex_t *m), (m), mutex_tag_word(m), ULD_AF_TRY,
+             mutex_desc(m), mutex_fork_owner(m))
+LOCK_WRAPPER(pthread_mutex_timedlock, m, (pthread_mutex_t *m, const struct timespec *ts), (m, ts),
+             mutex_tag_word(m), 0, mutex_desc(m), mutex_fork_owner(m))
+LOCK_WRAPPER(pthread_mutex_clocklock, m,
+             (pthread_mutex_t *m, clockid_t clk, const struct timespec *ts), (m, clk, ts),
+             mutex_tag_word(m), 0, mutex_desc(m), mutex_fork_owner(m))
+UNLOCK_WRAPPER(pthread_mutex_unlock, pthread_mutex_t, mutex_desc(l), mutex_owner(l))
 
 /* ---- rwlocks ---------------------------------------------------------- */
 
@@ -204,52 +229,22 @@ ULD_WRAPPER int pthread_rwlock_destroy(pthread_rwlock_t *rw)
             rwlock_destroy_failed(rw, f_, CALLER_IP));
 }
 
-ULD_WRAPPER int pthread_rwlock_rdlock(pthread_rwlock_t *rw)
-{
-    ACQUIRE(rw, rwlock_desc(rw), RWLOCK_TAG(rw), ULD_AF_READ, rwlock_fork_owner(rw), REAL(pthread_rwlock_rdlock)(rw));
-}
-
-ULD_WRAPPER int pthread_rwlock_tryrdlock(pthread_rwlock_t *rw)
-{
-    ACQUIRE(rw, rwlock_desc(rw), RWLOCK_TAG(rw), ULD_AF_READ | ULD_AF_TRY, rwlock_fork_owner(rw), REAL(pthread_rwlock_tryrdlock)(rw));
-}
-
-ULD_WRAPPER int pthread_rwlock_timedrdlock(pthread_rwlock_t *rw, const struct timespec *ts)
-{
-    ACQUIRE(rw, rwlock_desc(rw), RWLOCK_TAG(rw), ULD_AF_READ, rwlock_fork_owner(rw), REAL(pthread_rwlock_timedrdlock)(rw, ts));
-}
-
-ULD_WRAPPER int pthread_rwlock_clockrdlock(pthread_rwlock_t *rw, clockid_t clk,
-                                           const struct timespec *ts)
-{
-    ACQUIRE(rw, rwlock_desc(rw), RWLOCK_TAG(rw), ULD_AF_READ, rwlock_fork_owner(rw), REAL(pthread_rwlock_clockrdlock)(rw, clk, ts));
-}
-
-ULD_WRAPPER int pthread_rwlock_wrlock(pthread_rwlock_t *rw)
-{
-    ACQUIRE(rw, rwlock_desc(rw), RWLOCK_TAG(rw), 0, rwlock_fork_owner(rw), REAL(pthread_rwlock_wrlock)(rw));
-}
-
-ULD_WRAPPER int pthread_rwlock_trywrlock(pthread_rwlock_t *rw)
-{
-    ACQUIRE(rw, rwlock_desc(rw), RWLOCK_TAG(rw), ULD_AF_TRY, rwlock_fork_owner(rw), REAL(pthread_rwlock_trywrlock)(rw));
-}
-
-ULD_WRAPPER int pthread_rwlock_timedwrlock(pthread_rwlock_t *rw, const struct timespec *ts)
-{
-    ACQUIRE(rw, rwlock_desc(rw), RWLOCK_TAG(rw), 0, rwlock_fork_owner(rw), REAL(pthread_rwlock_timedwrlock)(rw, ts));
-}
-
-ULD_WRAPPER int pthread_rwlock_clockwrlock(pthread_rwlock_t *rw, clockid_t clk,
-                                           const struct timespec *ts)
-{
-    ACQUIRE(rw, rwlock_desc(rw), RWLOCK_TAG(rw), 0, rwlock_fork_owner(rw), REAL(pthread_rwlock_clockwrlock)(rw, clk, ts));
-}
-
-ULD_WRAPPER int pthread_rwlock_unlock(pthread_rwlock_t *rw)
-{
-    RELEASE(rw, rwlock_desc(rw), rwlock_owner(rw), REAL(pthread_rwlock_unlock)(rw));
-}
+#define RWLOCK_WRAPPER(name, af, params, args)                               \
+    LOCK_WRAPPER(name, rw, params, args, rwlock_tag_word(rw), af, rwlock_desc(rw), \
+                 rwlock_fork_owner(rw))
+RWLOCK_WRAPPER(pthread_rwlock_rdlock, ULD_AF_READ, (pthread_rwlock_t *rw), (rw))
+RWLOCK_WRAPPER(pthread_rwlock_tryrdlock, ULD_AF_READ | ULD_AF_TRY, (pthread_rwlock_t *rw), (rw))
+RWLOCK_WRAPPER(pthread_rwlock_timedrdlock, ULD_AF_READ,
+               (pthread_rwlock_t *rw, const struct timespec *ts), (rw, ts))
+RWLOCK_WRAPPER(pthread_rwlock_clockrdlock, ULD_AF_READ,
+               (pthread_rwlock_t *rw, clockid_t clk, const struct timespec *ts), (rw, clk, ts))
+RWLOCK_WRAPPER(pthread_rwlock_wrlock, 0, (pthread_rwlock_t *rw), (rw))
+RWLOCK_WRAPPER(pthread_rwlock_trywrlock, ULD_AF_TRY, (pthread_rwlock_t *rw), (rw))
+RWLOCK_WRAPPER(pthread_rwlock_timedwrlock, 0, (pthread_rwlock_t *rw, const struct timespec *ts),
+               (rw, ts))
+RWLOCK_WRAPPER(pthread_rwlock_clockwrlock, 0,
+               (pthread_rwlock_t *rw, clockid_t clk, const struct timespec *ts), (rw, clk, ts))
+UNLOCK_WRAPPER(pthread_rwlock_unlock, pthread_rwlock_t, rwlock_desc(l), rwlock_owner(l))
 
 /* ---- spinlocks -------------------------------------------------------- */
 
@@ -263,20 +258,11 @@ ULD_WRAPPER int pthread_spin_destroy(pthread_spinlock_t *s)
     DESTROY_FULL(s, spin_desc(), spin_locked(s), REAL(pthread_spin_destroy)(s));
 }
 
-ULD_WRAPPER int pthread_spin_lock(pthread_spinlock_t *s)
-{
-    ACQUIRE(s, spin_desc(), NULL, 0, spin_owner(s), REAL(pthread_spin_lock)(s));
-}
-
-ULD_WRAPPER int pthread_spin_trylock(pthread_spinlock_t *s)
-{
-    ACQUIRE(s, spin_desc(), NULL, ULD_AF_TRY, spin_owner(s), REAL(pthread_spin_trylock)(s));
-}
-
-ULD_WRAPPER int pthread_spin_unlock(pthread_spinlock_t *s)
-{
-    RELEASE(s, spin_desc(), spin_owner(s), REAL(pthread_spin_unlock)(s));
-}
+LOCK_WRAPPER(pthread_spin_lock, s, (pthread_spinlock_t *s), (s), NULL, 0, spin_desc(),
+             spin_owner(s))
+LOCK_WRAPPER(pthread_spin_trylock, s, (pthread_spinlock_t *s), (s), NULL, ULD_AF_TRY, spin_desc(),
+             spin_owner(s))
+UNLOCK_WRAPPER(pthread_spin_unlock, pthread_spinlock_t, spin_desc(), spin_owner(l))
 
 /* ---- the same workers for other APIs on these objects (workers.h) ------ */
 
@@ -299,20 +285,24 @@ int uld_mutex_destroy_at(pthread_mutex_t *m, uintptr_t ip)
 
 int uld_mutex_lock_at(pthread_mutex_t *m, uintptr_t ip)
 {
-    ACQUIRE(m, mutex_desc(m), MUTEX_TAG(m), 0, mutex_fork_owner(m), REAL(pthread_mutex_lock)(m));
+    ACQUIRE_FAST(m, mutex_tag_word(m), 0, pthread_mutex_lock, (m), pthread_mutex_lock_slow(m, ip));
 }
 
 int uld_mutex_trylock_at(pthread_mutex_t *m, uintptr_t ip)
 {
-    ACQUIRE(m, mutex_desc(m), MUTEX_TAG(m), ULD_AF_TRY, mutex_fork_owner(m), REAL(pthread_mutex_trylock)(m));
+    ACQUIRE_FAST(m, mutex_tag_word(m), ULD_AF_TRY, pthread_mutex_trylock, (m),
+                 pthread_mutex_trylock_slow(m, ip));
 }
 
 int uld_mutex_timedlock_at(pthread_mutex_t *m, const struct timespec *ts, uintptr_t ip)
 {
-    ACQUIRE(m, mutex_desc(m), MUTEX_TAG(m), 0, mutex_fork_owner(m), REAL(pthread_mutex_timedlock)(m, ts));
+    ACQUIRE_FAST(m, mutex_tag_word(m), 0, pthread_mutex_timedlock, (m, ts),
+                 pthread_mutex_timedlock_slow(m, ts, ip));
 }
 
 int uld_mutex_unlock_at(pthread_mutex_t *m, uintptr_t ip)
 {
-    RELEASE(m, mutex_desc(m), mutex_owner(m), REAL(pthread_mutex_unlock)(m));
+    if (__builtin_expect(uld_fast_release(m), 1))
+        return uld_real.pthread_mutex_unlock(m);
+    return pthread_mutex_unlock_slow(m, ip);
 }

@@ -109,6 +109,7 @@ struct uld_thread *uld_thread_create(void)
         if (!t)
             return NULL;
     }
+    t->held_sentinel = (struct uld_held){.addr = ULD_HELD_NONE};
     t->tid = uld_gettid();
     uld_thread_refresh_name(t);
     uld_mutex_lock(&thread_lock);

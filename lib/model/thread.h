@@ -46,16 +46,27 @@ struct uld_held {
 #define ULD_FAST_SLOTS 64
 struct uld_fast {
     uintptr_t addr;
-    uint64_t prev_key;     /* chain key before, with the signal context folded in */
+    uint64_t prev_key;     /* uld_fast_key of the chain key before */
     uint64_t key;          /* chain key after */
     struct uld_lock *lock;
     ULD_HELD_IDS;
     uint64_t tag;          /* the lock's identity tag (uld_lock_tag), precomputed */
 } __attribute__((aligned(64))); /* a hit reads one cache line */
 
+/* held_sentinel.addr: never a lock's (locks are aligned) */
+#define ULD_HELD_NONE (~(uintptr_t)0)
+
+/* A memo entry's key: the chain key before, the signal context and the
+ * mode (a constant in each wrapper, so folding it in costs nothing). */
+static inline uint64_t uld_fast_key(uint64_t prev_key, uint64_t sigctx, unsigned mode)
+{
+    return prev_key ^ sigctx ^ (mode * 0x9fb21c651e98df25ull);
+}
+
 static inline unsigned uld_fast_slot(uintptr_t addr, uint64_t prev_key)
 {
-    return (unsigned)(((addr >> 4) ^ prev_key ^ (prev_key >> 17)) & (ULD_FAST_SLOTS - 1));
+    /* prev_key is a hash already (0 with nothing held) */
+    return (unsigned)(((addr >> 4) ^ prev_key) & (ULD_FAST_SLOTS - 1));
 }
 
 /*
@@ -117,6 +128,7 @@ struct uld_thread {
     int tid;
     uint32_t serial;       /* 1 for the first thread seen, then in creation order */
     int depth;             /* entries in held[] */
+    uint64_t fast_hits;    /* statistics: on the fast path's own cache line */
     int overflow;          /* acquisitions beyond ULD_MAX_HELD, not tracked */
     int disabled;          /* uld_checking(0) nesting depth */
     uintptr_t nest_addr;   /* uld_lock_nested(): next acquisition of nest_addr */
@@ -140,7 +152,7 @@ struct uld_thread {
     _Atomic uint32_t blocked_stack; /* filled by the thread itself on request */
     uint32_t parent_serial;  /* the thread that created it, 0 if unknown */
     uint32_t created_stack;  /* where it was created */
-    uint64_t chain_hits, chain_misses, slow_ns, fast_hits; /* statistics */
+    uint64_t chain_hits, chain_misses, slow_ns; /* statistics */
     int max_depth;
     int tsd_rounds;          /* destructor rounds this thread's state was kept past */
     struct uld_thread *next, *prev;
@@ -150,7 +162,16 @@ struct uld_thread {
     struct uld_fast fast[ULD_FAST_SLOTS];
     uintptr_t stack_anchor;  /* stackmemo.h: the validator's entry depth, 0 if none */
     unsigned stack_memo_next; /* the way a full set of stack_memo replaces next */
-    struct uld_held held[ULD_MAX_HELD];
+    /* stack[0] is a sentinel under held[0] (chain key 0, an address no lock
+     * has), so the fast path reads the newest entry, stack[depth], without
+     * testing for an empty stack */
+    union {
+        struct uld_held stack[ULD_MAX_HELD + 1];
+        struct {
+            struct uld_held held_sentinel;
+            struct uld_held held[ULD_MAX_HELD];
+        };
+    };
     struct uld_stack_memo stack_memo[ULD_STACK_MEMO];
 };
 
@@ -214,7 +235,7 @@ void uld_threads_totals(struct uld_thread_totals *out) ULD_HIDDEN;
 int uld_in_signal_handler(void) ULD_HIDDEN;
 static inline uint64_t uld_held_top_key(const struct uld_thread *t)
 {
-    return t->depth ? t->held[t->depth - 1].chain_key : 0;
+    return t->stack[t->depth].chain_key;
 }
 /* Index of the newest entry for addr, or -1. */
 int uld_held_find(const struct uld_thread *t, uintptr_t addr) ULD_HIDDEN;
