@@ -51,11 +51,18 @@ static inline struct uld_thread *uld_enter(void)
     return t;
 }
 
-/* Leave the validator, re-deciding whether this thread may use the fast path. */
+/*
+ * Leave the validator, re-deciding whether this thread may use the fast path.
+ * After a semaphore wait the slow path records the locks taken until the
+ * post (sem_acq), which the post needs only if it is a wake-up: while the
+ * token is on the held stack (a semaphore used as a lock, Python's locks)
+ * the post is its release, and the fast path may run.
+ */
 static inline void uld_leave(void)
 {
     struct uld_thread *t = uld_self;
-    int fast = t && t != ULD_THREAD_DEAD && !t->disabled && !t->nest_addr && !t->sem_addr &&
+    int fast = t && t != ULD_THREAD_DEAD && !t->disabled && !t->nest_addr &&
+               (!t->sem_addr || uld_held_find(t, t->sem_addr) >= 0) &&
                !uld_watchdog_on && !uld_forked_child;
     uld_fast_self = fast ? t : NULL;
     uld_busy = 0;
