@@ -294,6 +294,40 @@ static void report_held_limit(void)
     uld_mutex_unlock(&uld_graph_lock);
 }
 
+/*
+ * A memo entry set aside (thread.h) for this very acquisition: validated as
+ * the fast path's would be, it is pushed as a hit, with the notes a hit
+ * skips, and taken back.  No lookup, no chain-cache probe: a wake-up made
+ * holding a lock (the GIL's every switch) forgets the thread's needs, and
+ * each lock's next acquisition comes here.  0: the full path.
+ */
+static int take_back(struct uld_thread *t, struct uld_acq *a, uintptr_t addr,
+                     struct uld_lockdesc d, unsigned mode, uintptr_t ip)
+{
+    uint64_t pk = uld_fast_key(uld_held_top_key(t), t->sigctx, mode);
+    unsigned slot = uld_fast_slot(addr, pk);
+    struct uld_fast *f = &t->fast[slot];
+    if (f->addr != ~addr || f->prev_key != pk || f->lock->id != f->lock_id ||
+        (f->tag && (!d.tag || __atomic_load_n(d.tag, __ATOMIC_RELAXED) != f->tag)))
+        return 0;
+    a->lock = f->lock;
+    a->lock_id = f->lock_id;
+    a->node_id = f->node_id;
+    a->subclass = 0;
+    a->mode = (uint8_t)mode;
+    a->prev_key = uld_held_top_key(t);
+    a->key = f->key;
+    a->action = ACT_PUSH;
+    a->try_held = (mode & ULD_MODE_TRY) && !t->in_signal && uld_held_find(t, addr) >= 0;
+    if (!(mode & ULD_MODE_TRY)) {
+        uld_wait_note_acquire(t, f->lock, 0, mode, ip);
+        t->fast_noted |= 1ull << slot;
+    }
+    f->addr = addr;
+    t->fast_hits++;
+    return 1;
+}
+
 /* The body of an acquisition, for an explicit subclass; uld_busy is set. */
 void uld_acquire_prepare(struct uld_thread *t, struct uld_acq *a, uintptr_t addr,
                          struct uld_lockdesc d, unsigned mode, unsigned subclass,
@@ -308,6 +342,8 @@ void uld_acquire_prepare(struct uld_thread *t, struct uld_acq *a, uintptr_t addr
         report_held_limit(); /* once per process, in every output */
         return;
     }
+    if (subclass == 0 && !t->disabled && take_back(t, a, addr, d, mode, ip))
+        return;
     if (unlikely(uld_destroyed_lock_use(t, addr, d, ULD_DEAD_LOCK, ip))) {
         a->action = ACT_NONE;
         return;
@@ -362,7 +398,10 @@ void uld_acquire_prepare(struct uld_thread *t, struct uld_acq *a, uintptr_t addr
         uld_wait_note_acquire(t, l, subclass, mode, ip);
     if (subclass == 0) { /* remember the outcome: next time the fast path pushes it */
         uint64_t pk = uld_fast_key(a->prev_key, t->sigctx, mode);
-        struct uld_fast *f = &t->fast[uld_fast_slot(addr, pk)];
+        unsigned slot = uld_fast_slot(addr, pk);
+        struct uld_fast *f = &t->fast[slot];
+        if (!(mode & ULD_MODE_TRY))
+            t->fast_noted |= 1ull << slot;
         /* tag 0: the object has no tag word (process-shared, robust, lock_tags=0) */
         *f = (struct uld_fast){.addr = addr, .prev_key = pk, .key = a->key, .lock = l,
                                .ids = {l->id, a->node_id, 0, (uint8_t)mode, 0, l->type},

@@ -258,6 +258,9 @@ static inline int uld_lockmap_tomb_marked(uintptr_t addr)
 long uld_lockmap_live(void) ULD_HIDDEN;
 long uld_lockmap_created(void) ULD_HIDDEN;
 long uld_lockmap_buried(void) ULD_HIDDEN; /* tombstones kept */
+/* Lifetimes ended so far: a list of "valid while id matches" references
+ * that had no stale entry has none while this has not moved. */
+extern _Atomic uint64_t uld_lock_retirements ULD_HIDDEN;
 uint32_t uld_next_node_id(void) ULD_HIDDEN;
 
 static inline int uld_is_wait_type(int type)

@@ -46,6 +46,7 @@ struct map_table {
 static struct map_table *_Atomic table;
 static struct map_table *retired;
 static long live_locks, created_locks, buried_locks;
+_Atomic uint64_t uld_lock_retirements;
 static struct uld_lock *free_records;
 /* lock.h reads it inline; static, so that a reader needs no pointer to it first */
 _Atomic uint64_t *_Atomic uld_granule_top[ULD_TOP_ENTRIES];
@@ -676,6 +677,9 @@ static void retire_node(struct uld_lock *l)
         l->cls->nlive--;
     atomic_store_explicit(&l->addr, 0, memory_order_release);
     __atomic_store_n(&l->id, 0, __ATOMIC_RELEASE);
+    atomic_store_explicit(&uld_lock_retirements,
+                          atomic_load_explicit(&uld_lock_retirements, memory_order_relaxed) + 1,
+                          memory_order_release); /* graph_lock held: no lost update */
     live_locks--;
 }
 

@@ -19,7 +19,7 @@
  * leaves, per thread, the locks it held and the locks it took since its
  * previous pass (it needed them to get there); a thread waiting holding L
  * while another participant needed L to arrive is a wait-for cycle.  The
- * "since" set is exact because a pass empties the thread's memo: the next
+ * "since" set is exact because a pass sets the thread's memo aside: the next
  * acquisition of each lock comes through the slow path again.
  *
  * Everything runs with graph_lock held unless it says otherwise.
@@ -85,6 +85,9 @@ static __thread struct uld_end_needs *own_needs __attribute__((tls_model("initia
 static __thread struct uld_needed since[SINCE_MAX] __attribute__((tls_model("initial-exec")));
 static __thread int nsince __attribute__((tls_model("initial-exec")));
 static __thread int since_next __attribute__((tls_model("initial-exec"))); /* probe start when full */
+/* uld_lock_retirements when the full `since` list was last found all live:
+ * entries added since were live then, so none can be dead while it holds */
+static __thread uint64_t since_all_live __attribute__((tls_model("initial-exec")));
 
 struct barrier_part {
     uint32_t serial;
@@ -160,7 +163,12 @@ void uld_wait_note_taken(struct uld_lock *l, unsigned subclass, unsigned mode, u
     /* Full: a lock destroyed since can no longer be needed, so its entry
      * makes room.  Probing from where the last one was found costs one
      * check when short-lived locks fill the list; a duplicate entry is
-     * harmless (readers skip it). */
+     * harmless (readers skip it).  A scan that found every entry live is
+     * not repeated until some lifetime ends (a thread that keeps taking
+     * long-lived locks would pay it on every slow acquisition). */
+    uint64_t retired = atomic_load_explicit(&uld_lock_retirements, memory_order_acquire);
+    if (retired == since_all_live)
+        return;
     for (int k = 0; k < SINCE_MAX; k++) {
         int i = (since_next + k) % SINCE_MAX;
         if (!needed_live(&since[i])) {
@@ -169,6 +177,7 @@ void uld_wait_note_taken(struct uld_lock *l, unsigned subclass, unsigned mode, u
             return;
         }
     }
+    since_all_live = retired;
 }
 
 static int own_end_live(void)
@@ -292,15 +301,29 @@ void uld_wait_thread_ends(struct uld_thread *t)
     errno = saved;
 }
 
-/* Let the next acquisition of lock `id` be noted again: the memo, and the
- * fast path, which skips the note (only this thread reads its slots). */
-static void forget_taken(struct uld_thread *t, uint32_t id)
+/* Let the next acquisition of lock `id` be noted again; returns its bit
+ * for set_aside_taken. */
+static uint64_t forget_taken(uint32_t id)
 {
     if (needs_seen[id % NEEDS_FILTER] == id)
         needs_seen[id % NEEDS_FILTER] = 0;
-    for (int i = 0; i < ULD_FAST_SLOTS; i++)
-        if (t->fast[i].lock_id == id)
-            t->fast[i].addr = 0;
+    return 1ull << (id % 64);
+}
+
+/* The fast path skips the notes, so the memo entries of the forgotten locks
+ * (bits: forget_taken's, a superset) are set aside: their next hit comes
+ * through the slow path, which notes it and takes the entry back.  Only
+ * entries of blocking acquisitions (fast_noted): a trylock notes nothing. */
+static void set_aside_taken(struct uld_thread *t, uint64_t bits)
+{
+    _Static_assert(ULD_FAST_SLOTS == 64, "fast_noted has a bit per memo slot");
+    for (uint64_t m = bits ? t->fast_noted : 0; m; m &= m - 1) {
+        int i = __builtin_ctzll(m);
+        if (bits >> (t->fast[i].lock_id % 64) & 1) {
+            uld_fast_set_aside(&t->fast[i]);
+            t->fast_noted &= ~(1ull << i);
+        }
+    }
 }
 
 /*
@@ -325,11 +348,12 @@ void uld_wait_announced(struct uld_thread *t)
         return;
     int saved = errno;
     uld_mutex_lock(&uld_graph_lock);
+    uint64_t bits = 0;
     if (w->id == own_end_id) {
         struct uld_edge *e = w->node.out;
         while (e) {
             struct uld_edge *next = e->out_next;
-            forget_taken(t, e->to_lock_id);
+            bits |= forget_taken(e->to_lock_id);
             uld_graph_remove_edge(&uld_lock_graph, e);
             e = next;
         }
@@ -337,10 +361,11 @@ void uld_wait_announced(struct uld_thread *t)
     if (en) {
         int n = atomic_load_explicit(&en->n, memory_order_relaxed);
         for (int i = 0; i < n; i++)
-            forget_taken(t, en->v[i].nd.id);
+            bits |= forget_taken(en->v[i].nd.id);
         atomic_store_explicit(&en->n, 0, memory_order_release);
     }
     uld_mutex_unlock(&uld_graph_lock);
+    set_aside_taken(t, bits);
     errno = saved;
 }
 
@@ -508,9 +533,10 @@ void uld_wait_barrier_arrive(struct uld_thread *t, const void *obj, uintptr_t ip
 void uld_wait_barrier_passed(struct uld_thread *t)
 {
     /* a new round: what it takes to arrive next time starts now, and the
-     * memo is emptied so each lock's next acquisition is seen again */
+     * memo is set aside so each lock's next acquisition is seen again */
     nsince = 0;
-    memset(t->fast, 0, sizeof(t->fast));
+    for (int i = 0; i < ULD_FAST_SLOTS; i++)
+        uld_fast_set_aside(&t->fast[i]);
 }
 
 /* ---- timeouts that broke a deadlock ------------------------------------- */
