@@ -32,6 +32,7 @@
 #include "model/state.h"
 #include "report/report.h"
 #include "model/stack.h"
+#include "model/stackmemo.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -221,8 +222,12 @@ static int needs_make_room(struct uld_thread *t, struct uld_end_needs *en)
     return k;
 }
 
-/* Where this thread takes locks of l's class at ip: captured once. */
-static uint32_t need_stack(struct uld_end_needs *en, const struct uld_lock *l, uintptr_t ip)
+/* Where this thread takes locks of l's class at ip: captured once, and on
+ * a miss (the table is direct-mapped: unbound's threads lock at more
+ * sites than it holds) from the thread's stack memo when the same call
+ * chain was captured before (stackmemo.c). */
+static __attribute__((noinline)) uint32_t need_stack(struct uld_thread *t, struct uld_end_needs *en,
+                                                     const struct uld_lock *l, uintptr_t ip)
 {
     uintptr_t h = ((uintptr_t)l->cls >> 6) ^ ip ^ (ip >> 9);
     struct need_stack *s =
@@ -233,7 +238,9 @@ static uint32_t need_stack(struct uld_end_needs *en, const struct uld_lock *l, u
         s = &en->wide[h % NEED_STACKS_WIDE];
     int saved = errno;
     uld_mutex_lock(&uld_graph_lock);
-    uint32_t id = uld_stack_capture();
+    uld_stack_anchor_set(t, (uintptr_t)__builtin_frame_address(0));
+    uint32_t id = uld_stack_capture_memo(t, ip);
+    uld_stack_anchor_clear(t);
     uld_mutex_unlock(&uld_graph_lock);
     errno = saved;
     *s = (struct need_stack){l->cls, ip, id};
@@ -269,7 +276,7 @@ void uld_wait_note_acquire(struct uld_thread *t, struct uld_lock *l, unsigned su
         return;
     needs_seen[l->id % NEEDS_FILTER] = l->id;
     struct uld_needed nd = {l, l->id, (uint8_t)subclass, (uint8_t)mode, ip};
-    uint32_t stack = need_stack(en, l, ip);
+    uint32_t stack = need_stack(t, en, l, ip);
     int n = atomic_load_explicit(&en->n, memory_order_relaxed);
     if (n == NEEDS_LIST)
         n = needs_make_room(t, en);
