@@ -85,6 +85,29 @@ static inline __attribute__((always_inline)) int uld_fast_release(const void *lo
     return 1;
 }
 
+/*
+ * Release of the lock just below the newest, not re-acquired (a bucket
+ * lock let go before the entry lock taken under it): the newest entry
+ * moves down with its chain key recomputed, as uld_held_remove does.  The
+ * entries a signal handler reads or writes (the newest and above) stay
+ * whole until the depth drops.  Out of line, in the wrappers' slow paths.
+ */
+static inline int uld_fast_release_below(const void *lock)
+{
+    struct uld_thread *t = uld_fast_self;
+    if (!t || t->depth < 2)
+        return 0;
+    int depth = t->depth;
+    struct uld_held *h = &t->stack[depth - 1], *top = &t->stack[depth];
+    if (h->addr != (uintptr_t)lock || h->nest || top->addr == (uintptr_t)lock)
+        return 0;
+    struct uld_held moved = *top;
+    moved.chain_key = uld_chain_mix(h[-1].chain_key, top->node_id, top->mode);
+    *h = moved;
+    t->depth = depth - 1;
+    return 1;
+}
+
 /* Before the real init: the thread for uld_fast_init_end, or NULL: the full hooks. */
 static inline __attribute__((always_inline)) struct uld_thread *uld_fast_init_begin(const void *lock)
 {

@@ -80,6 +80,8 @@ static __attribute__((noinline, cold)) int fast_failed(int err, uintptr_t ip)
 #define UNLOCK_WRAPPER(name, T, desc, owner)                                 \
     static __attribute__((noinline)) int name##_slow(T *l, uintptr_t ip)     \
     {                                                                        \
+        if (uld_fast_release_below((const void *)l))                         \
+            return uld_real.name(l);                                         \
         uld_preload_ensure();                                                \
         uld_on_release((const void *)l, (desc), (owner), ip);                            \
         return REAL(name)(l);                                                \
