@@ -297,12 +297,12 @@ static void report_held_limit(void)
 /*
  * A memo entry set aside (thread.h) for this very acquisition: validated as
  * the fast path's would be, it is pushed as a hit, with the notes a hit
- * skips, and taken back.  No lookup, no chain-cache probe: a wake-up made
+ * skips (the caller's), and taken back.  No lookup, no chain-cache probe: a wake-up made
  * holding a lock (the GIL's every switch) forgets the thread's needs, and
  * each lock's next acquisition comes here.  0: the full path.
  */
 static int take_back(struct uld_thread *t, struct uld_acq *a, uintptr_t addr,
-                     struct uld_lockdesc d, unsigned mode, uintptr_t ip)
+                     struct uld_lockdesc d, unsigned mode)
 {
     uint64_t pk = uld_fast_key(uld_held_top_key(t), t->sigctx, mode);
     unsigned slot = uld_fast_slot(addr, pk);
@@ -319,10 +319,8 @@ static int take_back(struct uld_thread *t, struct uld_acq *a, uintptr_t addr,
     a->key = f->key;
     a->action = ACT_PUSH;
     a->try_held = (mode & ULD_MODE_TRY) && !t->in_signal && uld_held_find(t, addr) >= 0;
-    if (!(mode & ULD_MODE_TRY)) {
-        uld_wait_note_acquire(t, f->lock, 0, mode, ip);
+    if (!(mode & ULD_MODE_TRY))
         t->fast_noted |= 1ull << slot;
-    }
     f->addr = addr;
     t->fast_hits++;
     return 1;
@@ -342,13 +340,18 @@ void uld_acquire_prepare(struct uld_thread *t, struct uld_acq *a, uintptr_t addr
         report_held_limit(); /* once per process, in every output */
         return;
     }
-    if (subclass == 0 && !t->disabled && take_back(t, a, addr, d, mode, ip))
-        return;
+    struct uld_lock *l;
+    int taken_back = t->fast_aside && subclass == 0 && !t->disabled &&
+                     take_back(t, a, addr, d, mode);
+    if (taken_back) {
+        l = a->lock;
+        goto note; /* one call site: the note stays inline */
+    }
     if (unlikely(uld_destroyed_lock_use(t, addr, d, ULD_DEAD_LOCK, ip))) {
         a->action = ACT_NONE;
         return;
     }
-    struct uld_lock *l = uld_object_get(addr, d, ip);
+    l = uld_object_get(addr, d, ip);
     if (unlikely(!l)) /* a table is full: this lock goes unchecked */
         return;
     if (unlikely((l->flags & (ULD_LF_RECURSIVE | ULD_LF_READ_RECURSIVE)) ||
@@ -394,9 +397,10 @@ void uld_acquire_prepare(struct uld_thread *t, struct uld_acq *a, uintptr_t addr
             validate(t, l, subclass, mode, ip, key);
         }
     }
+note:
     if (!(mode & ULD_MODE_TRY)) /* needed before this thread can end */
         uld_wait_note_acquire(t, l, subclass, mode, ip);
-    if (subclass == 0) { /* remember the outcome: next time the fast path pushes it */
+    if (subclass == 0 && !taken_back) { /* remember the outcome: next time the fast path pushes it */
         uint64_t pk = uld_fast_key(a->prev_key, t->sigctx, mode);
         unsigned slot = uld_fast_slot(addr, pk);
         struct uld_fast *f = &t->fast[slot];

@@ -53,17 +53,6 @@ struct uld_fast {
     uint64_t tag;          /* the lock's identity tag (uld_lock_tag), precomputed */
 } __attribute__((aligned(64))); /* a hit reads one cache line */
 
-/*
- * A memo entry set aside: its address complemented (a kernel address, no
- * lock's), so the fast path misses it, until the slow path takes it back
- * after noting what a hit skips (rules/wait.c: the thread-end needs and
- * the barrier's "since" set, forgotten by a wake-up or a barrier pass).
- */
-static inline void uld_fast_set_aside(struct uld_fast *f)
-{
-    if (f->addr && !(f->addr >> (8 * sizeof(f->addr) - 1)))
-        f->addr = ~f->addr;
-}
 
 /* held_sentinel.addr: never a lock's (locks are aligned) */
 #define ULD_HELD_NONE (~(uintptr_t)0)
@@ -174,6 +163,7 @@ struct uld_thread {
     struct uld_fast fast[ULD_FAST_SLOTS];
     uint64_t fast_noted;     /* memo slots filled by a blocking acquisition (a superset):
                               * the ones a forgotten need may have to set aside */
+    int fast_aside;          /* a memo entry was ever set aside: the slow path looks for it */
     uintptr_t stack_anchor;  /* stackmemo.h: the validator's entry depth, 0 if none */
     unsigned stack_memo_next; /* the way a full set of stack_memo replaces next */
     /* stack[0] is a sentinel under held[0] (chain key 0, an address no lock
@@ -190,6 +180,20 @@ struct uld_thread {
 };
 
 #define ULD_THREAD_DEAD ((struct uld_thread *)1)
+
+/*
+ * A memo entry set aside: its address complemented (a kernel address, no
+ * lock's), so the fast path misses it, until the slow path takes it back
+ * after noting what a hit skips (rules/wait.c: the thread-end needs and
+ * the barrier's "since" set, forgotten by a wake-up or a barrier pass).
+ */
+static inline void uld_fast_set_aside(struct uld_thread *t, struct uld_fast *f)
+{
+    if (f->addr && !(f->addr >> (8 * sizeof(f->addr) - 1))) {
+        f->addr = ~f->addr;
+        t->fast_aside = 1;
+    }
+}
 
 extern __thread struct uld_thread *uld_self
     __attribute__((tls_model("initial-exec"))) ULD_HIDDEN;

@@ -226,8 +226,8 @@ static int needs_make_room(struct uld_thread *t, struct uld_end_needs *en)
  * a miss (the table is direct-mapped: unbound's threads lock at more
  * sites than it holds) from the thread's stack memo when the same call
  * chain was captured before (stackmemo.c). */
-static __attribute__((noinline)) uint32_t need_stack(struct uld_thread *t, struct uld_end_needs *en,
-                                                     const struct uld_lock *l, uintptr_t ip)
+static uint32_t need_stack(struct uld_thread *t, struct uld_end_needs *en,
+                           const struct uld_lock *l, uintptr_t ip)
 {
     uintptr_t h = ((uintptr_t)l->cls >> 6) ^ ip ^ (ip >> 9);
     struct need_stack *s =
@@ -327,7 +327,7 @@ static void set_aside_taken(struct uld_thread *t, uint64_t bits)
     for (uint64_t m = bits ? t->fast_noted : 0; m; m &= m - 1) {
         int i = __builtin_ctzll(m);
         if (bits >> (t->fast[i].lock_id % 64) & 1) {
-            uld_fast_set_aside(&t->fast[i]);
+            uld_fast_set_aside(t, &t->fast[i]);
             t->fast_noted &= ~(1ull << i);
         }
     }
@@ -543,7 +543,7 @@ void uld_wait_barrier_passed(struct uld_thread *t)
      * memo is set aside so each lock's next acquisition is seen again */
     nsince = 0;
     for (int i = 0; i < ULD_FAST_SLOTS; i++)
-        uld_fast_set_aside(&t->fast[i]);
+        uld_fast_set_aside(t, &t->fast[i]);
 }
 
 /* ---- timeouts that broke a deadlock ------------------------------------- */
