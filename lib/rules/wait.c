@@ -342,9 +342,10 @@ static void set_aside_taken(struct uld_thread *t, uint64_t bits)
  * took and let go before (Knot's dt_join: the worker's idle-loop
  * notify_mx, released before its final report under report_mx).  Those
  * acquisitions stop counting; a later acquisition of any lock is recorded
- * again (memo and fast-path slot forgotten).  Costs one graph_lock per
+ * again (its memo entries set aside).  Costs one graph_lock per
+ * announcement, and a slow-path take-back (no lookup, no global lock) per
  * forgotten lock at its next acquisition, only for threads whose end has
- * recorded needs.
+ * recorded needs: Python drops its GIL this way at every switch.
  */
 void uld_wait_announced(struct uld_thread *t)
 {
