@@ -64,17 +64,28 @@ static struct uld_lock *lock_identity(struct uld_lock *l, uintptr_t addr,
     return l;
 }
 
-static struct uld_lock *lock_get(uintptr_t addr, struct uld_lockdesc d, uintptr_t ip)
+/* The record at addr by lock-free lookup, or NULL; *live: it is this
+ * object's lifetime (its tag matches). */
+static inline __attribute__((always_inline)) struct uld_lock *
+lock_peek(uintptr_t addr, struct uld_lockdesc d, int *live)
 {
     uint64_t tag = d.tag ? __atomic_load_n(d.tag, __ATOMIC_RELAXED) : 0;
-    struct uld_lock *l = NULL;
+    *live = 0;
     /* a lazily initialised lock's first use: no record to look up, unless
      * an annotation made one (its granule bit says) */
-    if (!uld_tag_is_pending(tag) || uld_lockmap_may_have_record(addr)) {
-        l = uld_lock_lookup(addr);
-        if (likely(l != NULL) && (!d.tag || likely(tag == uld_lock_tag(l))))
-            return l;
-    }
+    if (uld_tag_is_pending(tag) && !uld_lockmap_may_have_record(addr))
+        return NULL;
+    struct uld_lock *l = uld_lock_lookup(addr);
+    *live = likely(l != NULL) && (!d.tag || likely(tag == uld_lock_tag(l)));
+    return l;
+}
+
+/* lock_peek's record if live, else the one made or confirmed under graph_lock. */
+static struct uld_lock *lock_get_from(struct uld_lock *l, int live, uintptr_t addr,
+                                      struct uld_lockdesc d, uintptr_t ip)
+{
+    if (live)
+        return l;
     int saved = errno;
     uld_mutex_lock(&uld_graph_lock);
     l = lock_identity(uld_lock_recheck(l, addr), addr, d, ip);
@@ -82,6 +93,13 @@ static struct uld_lock *lock_get(uintptr_t addr, struct uld_lockdesc d, uintptr_
     uld_report_flush();
     errno = saved;
     return l;
+}
+
+static struct uld_lock *lock_get(uintptr_t addr, struct uld_lockdesc d, uintptr_t ip)
+{
+    int live;
+    struct uld_lock *l = lock_peek(addr, d, &live);
+    return lock_get_from(l, live, addr, d, ip);
 }
 
 /*
@@ -152,13 +170,18 @@ static void lock_retype(struct uld_lock *l, struct uld_lockdesc d)
     uld_mutex_unlock(&uld_graph_lock);
 }
 
-/* The record for a lock or wait object of the given type, created if new. */
-struct uld_lock *uld_object_get(uintptr_t addr, struct uld_lockdesc d, uintptr_t ip)
+/* An object's record as found (or made), its type as the call says. */
+static struct uld_lock *object_typed(struct uld_lock *l, struct uld_lockdesc d)
 {
-    struct uld_lock *l = lock_get(addr, d, ip);
     if (l && unlikely(l->type != d.type || l->flags != d.flags))
         lock_retype(l, d);
     return l;
+}
+
+/* The record for a lock or wait object of the given type, created if new. */
+struct uld_lock *uld_object_get(uintptr_t addr, struct uld_lockdesc d, uintptr_t ip)
+{
+    return object_typed(lock_get(addr, d, ip), d);
 }
 
 /* Node id for (lock, subclass); subclass nodes are created on first use. */
@@ -347,11 +370,13 @@ void uld_acquire_prepare(struct uld_thread *t, struct uld_acq *a, uintptr_t addr
         l = a->lock;
         goto note; /* one call site: the note stays inline */
     }
-    if (unlikely(uld_destroyed_lock_use(t, addr, d, ULD_DEAD_LOCK, ip))) {
+    int live; /* one lookup for both the use-after-destroy test and the record */
+    l = lock_peek(addr, d, &live);
+    if (unlikely(destroyed_use(t, addr, d, 1, live ? l : NULL, ULD_DEAD_LOCK, ip))) {
         a->action = ACT_NONE;
         return;
     }
-    l = uld_object_get(addr, d, ip);
+    l = object_typed(lock_get_from(l, live, addr, d, ip), d);
     if (unlikely(!l)) /* a table is full: this lock goes unchecked */
         return;
     if (unlikely((l->flags & (ULD_LF_RECURSIVE | ULD_LF_READ_RECURSIVE)) ||
