@@ -80,12 +80,11 @@ lock_peek(uintptr_t addr, struct uld_lockdesc d, int *live)
     return l;
 }
 
-/* lock_peek's record if live, else the one made or confirmed under graph_lock. */
-static struct uld_lock *lock_get_from(struct uld_lock *l, int live, uintptr_t addr,
-                                      struct uld_lockdesc d, uintptr_t ip)
+/* The record when lock_peek found none live: made or confirmed under
+ * graph_lock (l: what it found). */
+static struct uld_lock *lock_settle(struct uld_lock *l, uintptr_t addr, struct uld_lockdesc d,
+                                    uintptr_t ip)
 {
-    if (live)
-        return l;
     int saved = errno;
     uld_mutex_lock(&uld_graph_lock);
     l = lock_identity(uld_lock_recheck(l, addr), addr, d, ip);
@@ -99,7 +98,7 @@ static struct uld_lock *lock_get(uintptr_t addr, struct uld_lockdesc d, uintptr_
 {
     int live;
     struct uld_lock *l = lock_peek(addr, d, &live);
-    return lock_get_from(l, live, addr, d, ip);
+    return live ? l : lock_settle(l, addr, d, ip);
 }
 
 /*
@@ -376,7 +375,7 @@ void uld_acquire_prepare(struct uld_thread *t, struct uld_acq *a, uintptr_t addr
         a->action = ACT_NONE;
         return;
     }
-    l = object_typed(lock_get_from(l, live, addr, d, ip), d);
+    l = object_typed(live ? l : lock_settle(l, addr, d, ip), d);
     if (unlikely(!l)) /* a table is full: this lock goes unchecked */
         return;
     if (unlikely((l->flags & (ULD_LF_RECURSIVE | ULD_LF_READ_RECURSIVE)) ||
