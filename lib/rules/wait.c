@@ -238,9 +238,11 @@ static uint32_t need_stack(struct uld_thread *t, struct uld_end_needs *en,
         s = &en->wide[h % NEED_STACKS_WIDE];
     int saved = errno;
     uld_mutex_lock(&uld_graph_lock);
-    uld_stack_anchor_set(t, (uintptr_t)__builtin_frame_address(0));
+    uintptr_t outer = t->stack_anchor; /* an enclosing entry's, if any: kept */
+    if (!outer)
+        uld_stack_anchor_set(t, (uintptr_t)__builtin_frame_address(0));
     uint32_t id = uld_stack_capture_memo(t, ip);
-    uld_stack_anchor_clear(t);
+    t->stack_anchor = outer;
     uld_mutex_unlock(&uld_graph_lock);
     errno = saved;
     *s = (struct need_stack){l->cls, ip, id};
