@@ -348,6 +348,23 @@ static int take_back(struct uld_thread *t, struct uld_acq *a, uintptr_t addr,
     return 1;
 }
 
+/*
+ * Does a blocking acquisition of l never return an error?  A spinlock's
+ * never does, nor a mutex of glibc's normal or adaptive type (no owner
+ * check, no count, no robust list, no priority protocol): the fast path's
+ * hit then jumps to the real call (ULD_FAST_SURE).
+ */
+static int acquisition_sure(const struct uld_lock *l, unsigned mode)
+{
+    if (mode & (ULD_MODE_TRY | ULD_MODE_READ))
+        return 0;
+    if (l->type == ULD_TYPE_SPIN)
+        return 1;
+    return l->type == ULD_TYPE_MUTEX &&
+           !(l->flags & (ULD_LF_RECURSIVE | ULD_LF_ERRORCHECK | ULD_LF_ROBUST | ULD_LF_PRIO |
+                         ULD_LF_DESTROYED));
+}
+
 /* The body of an acquisition, for an explicit subclass; uld_busy is set. */
 void uld_acquire_prepare(struct uld_thread *t, struct uld_acq *a, uintptr_t addr,
                          struct uld_lockdesc d, unsigned mode, unsigned subclass,
@@ -433,7 +450,8 @@ note:
         /* tag 0: the object has no tag word (process-shared, robust, lock_tags=0) */
         *f = (struct uld_fast){.addr = addr, .prev_key = pk, .key = a->key, .lock = l,
                                .ids = {l->id, a->node_id, 0, (uint8_t)mode, 0, l->type},
-                               .tag = d.tag ? uld_lock_tag(l) : 0};
+                               .tag = d.tag ? uld_lock_tag(l) : 0,
+                               .sure = (uint8_t)acquisition_sure(l, mode)};
     }
 }
 

@@ -24,11 +24,17 @@
 /* The interposer passes its acquisition flags (hooks.h) as the mode. */
 _Static_assert(ULD_AF_READ == ULD_MODE_READ && ULD_AF_TRY == ULD_MODE_TRY, "mode bits");
 
+/* uld_fast_acquire's hits: pushed; pushed, and a blocking acquisition of
+ * this lock never fails, so the caller need not look at the real call's
+ * result (it may tail-call it). */
+#define ULD_FAST_PUSHED 1
+#define ULD_FAST_SURE 2
+
 /*
- * Try the fast path for an acquisition in `mode` (ULD_MODE_*); 1: pushed.
- * `tag` is where the object keeps its identity tag when it has one (read
- * only if the memo entry says the lock is tagged), or NULL for objects that
- * never have one.
+ * Try the fast path for an acquisition in `mode` (ULD_MODE_*); 0: not
+ * pushed, else ULD_FAST_PUSHED or ULD_FAST_SURE.  `tag` is where the object
+ * keeps its identity tag when it has one (read only if the memo entry says
+ * the lock is tagged), or NULL for objects that never have one.
  */
 static inline __attribute__((always_inline)) int
 uld_fast_acquire(const void *lock, const uint64_t *tag, unsigned mode, uintptr_t ip)
@@ -55,7 +61,7 @@ uld_fast_acquire(const void *lock, const uint64_t *tag, unsigned mode, uintptr_t
     h->ids = f->ids;
     t->depth = depth + 1;
     t->fast_hits++;
-    return 1;
+    return ULD_FAST_PUSHED + f->sure;
 }
 
 /*

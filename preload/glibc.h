@@ -15,6 +15,7 @@
 #define GLIBC_RWLOCK_READER_SHIFT 3  /* __readers >> 3: reader count */
 
 #define GLIBC_MUTEX_ROBUST 16
+#define GLIBC_MUTEX_PRIO (32 | 64) /* priority inheritance (32), priority protection (64) */
 #define GLIBC_MUTEX_PSHARED 128
 
 /*
@@ -63,6 +64,8 @@ static inline struct uld_lockdesc mutex_desc(const pthread_mutex_t *m)
     }
     if (m->__data.__kind & GLIBC_MUTEX_ROBUST)
         d.flags |= ULD_LF_ROBUST;
+    if (m->__data.__kind & GLIBC_MUTEX_PRIO)
+        d.flags |= ULD_LF_PRIO;
     return d;
 }
 
@@ -80,13 +83,23 @@ static inline struct uld_lockdesc spin_desc(void)
     return (struct uld_lockdesc){ULD_TYPE_SPIN, 0, NULL};
 }
 
+#define GLIBC_MUTEX_PP 64                  /* priority protection */
+#define GLIBC_MUTEX_CEILING_MASK 0xfff80000u /* PP: __lock's bits 19..31 are the ceiling */
+
+/* The lock word's locked state: a PP mutex keeps its ceiling there, locked or not. */
+static inline unsigned mutex_lock_state(const pthread_mutex_t *m)
+{
+    unsigned v = (unsigned)__atomic_load_n(&m->__data.__lock, __ATOMIC_RELAXED);
+    return (m->__data.__kind & GLIBC_MUTEX_PP) ? v & ~GLIBC_MUTEX_CEILING_MASK : v;
+}
+
 /* Owner as uld_on_release() wants it: 0 unlocked, ULD_OWNER_SOMEONE, or a tid. */
 static inline int mutex_owner(const pthread_mutex_t *m)
 {
     int tid = __atomic_load_n(&m->__data.__owner, __ATOMIC_RELAXED);
     if (tid)
         return tid;
-    return __atomic_load_n(&m->__data.__lock, __ATOMIC_RELAXED) ? ULD_OWNER_SOMEONE : 0;
+    return mutex_lock_state(m) ? ULD_OWNER_SOMEONE : 0;
 }
 
 /*
@@ -100,7 +113,7 @@ static inline int mutex_fork_owner(const pthread_mutex_t *m)
 
 static inline int mutex_locked(const pthread_mutex_t *m)
 {
-    return __atomic_load_n(&m->__data.__lock, __ATOMIC_RELAXED) != 0;
+    return mutex_lock_state(m) != 0;
 }
 
 static inline int rwlock_locked(const pthread_rwlock_t *rw)

@@ -22,11 +22,16 @@
  * else goes to the wrapper's slow path, a function of its own, given the
  * program's call site.  The fast path reaches the real function without a
  * NULL test: a thread takes it only once the validator is ready, after
- * every real function was resolved.
+ * every real function was resolved.  `untimed`: the call only blocks (no
+ * timeout), so a lock whose acquisition never fails (a plain mutex, a
+ * spinlock) jumps to the real function, as if the wrapper were not there.
  */
-#define ACQUIRE_FAST(lockp, tag_word, af, real_fn, args, slow_call)          \
+#define ACQUIRE_FAST(lockp, tag_word, af, untimed, real_fn, args, slow_call) \
     do {                                                                     \
-        if (__builtin_expect(uld_fast_acquire((const void *)(lockp), (tag_word), (af), CALLER_IP), 1)) { \
+        int hit_ = uld_fast_acquire((const void *)(lockp), (tag_word), (af), CALLER_IP); \
+        if (__builtin_expect(hit_ != 0, 1)) {                                \
+            if ((untimed) && __builtin_expect(hit_ == ULD_FAST_SURE, 1))     \
+                return uld_real.real_fn(UNPAREN args);                       \
             int f_ = uld_real.real_fn(UNPAREN args);                         \
             if (__builtin_expect(f_ != 0 && f_ != EOWNERDEAD, 0))            \
                 return fast_failed(f_, CALLER_IP);                           \
@@ -66,14 +71,15 @@ static __attribute__((noinline, cold)) int fast_failed(int err, uintptr_t ip)
 
 /* An acquiring wrapper `name` and its slow path name##_slow.  params and
  * args are the real function's, parenthesised; the lock is the first. */
-#define LOCK_WRAPPER(name, lockp, params, args, tag_word, af, desc, owner)   \
+#define LOCK_WRAPPER(name, lockp, params, args, tag_word, af, untimed, desc, owner) \
     static __attribute__((noinline)) int name##_slow(UNPAREN params, uintptr_t ip) \
     {                                                                        \
         ACQUIRE_SLOW(lockp, desc, af, owner, REAL(name)(UNPAREN args));      \
     }                                                                        \
     ULD_WRAPPER int name(UNPAREN params)                                     \
     {                                                                        \
-        ACQUIRE_FAST(lockp, tag_word, af, name, args, name##_slow(UNPAREN args, CALLER_IP)); \
+        ACQUIRE_FAST(lockp, tag_word, af, untimed, name, args,               \
+                     name##_slow(UNPAREN args, CALLER_IP));                  \
     }
 
 /* Release: pop the newest held lock, else the slow path. */
@@ -206,15 +212,15 @@ ULD_WRAPPER int pthread_mutex_destroy(pthread_mutex_t *m)
             mutex_destroy_failed(m, f_, CALLER_IP));
 }
 
-LOCK_WRAPPER(pthread_mutex_lock, m, (pthread_mutex_t *m), (m), mutex_tag_word(m), 0,
+LOCK_WRAPPER(pthread_mutex_lock, m, (pthread_mutex_t *m), (m), mutex_tag_word(m), 0, 1,
              mutex_desc(m), mutex_fork_owner(m))
 LOCK_WRAPPER(pthread_mutex_trylock, m, (pthread_mutex_t *m), (m), mutex_tag_word(m), ULD_AF_TRY,
-             mutex_desc(m), mutex_fork_owner(m))
+             0, mutex_desc(m), mutex_fork_owner(m))
 LOCK_WRAPPER(pthread_mutex_timedlock, m, (pthread_mutex_t *m, const struct timespec *ts), (m, ts),
-             mutex_tag_word(m), 0, mutex_desc(m), mutex_fork_owner(m))
+             mutex_tag_word(m), 0, 0, mutex_desc(m), mutex_fork_owner(m))
 LOCK_WRAPPER(pthread_mutex_clocklock, m,
              (pthread_mutex_t *m, clockid_t clk, const struct timespec *ts), (m, clk, ts),
-             mutex_tag_word(m), 0, mutex_desc(m), mutex_fork_owner(m))
+             mutex_tag_word(m), 0, 0, mutex_desc(m), mutex_fork_owner(m))
 UNLOCK_WRAPPER(pthread_mutex_unlock, pthread_mutex_t, mutex_desc(l), mutex_owner(l))
 
 /* ---- rwlocks ---------------------------------------------------------- */
@@ -231,8 +237,9 @@ ULD_WRAPPER int pthread_rwlock_destroy(pthread_rwlock_t *rw)
             rwlock_destroy_failed(rw, f_, CALLER_IP));
 }
 
+/* an rwlock's blocking calls may fail (EDEADLK, EAGAIN): never untimed */
 #define RWLOCK_WRAPPER(name, af, params, args)                               \
-    LOCK_WRAPPER(name, rw, params, args, rwlock_tag_word(rw), af, rwlock_desc(rw), \
+    LOCK_WRAPPER(name, rw, params, args, rwlock_tag_word(rw), af, 0, rwlock_desc(rw), \
                  rwlock_fork_owner(rw))
 RWLOCK_WRAPPER(pthread_rwlock_rdlock, ULD_AF_READ, (pthread_rwlock_t *rw), (rw))
 RWLOCK_WRAPPER(pthread_rwlock_tryrdlock, ULD_AF_READ | ULD_AF_TRY, (pthread_rwlock_t *rw), (rw))
@@ -260,9 +267,9 @@ ULD_WRAPPER int pthread_spin_destroy(pthread_spinlock_t *s)
     DESTROY_FULL(s, spin_desc(), spin_locked(s), REAL(pthread_spin_destroy)(s));
 }
 
-LOCK_WRAPPER(pthread_spin_lock, s, (pthread_spinlock_t *s), (s), NULL, 0, spin_desc(),
+LOCK_WRAPPER(pthread_spin_lock, s, (pthread_spinlock_t *s), (s), NULL, 0, 1, spin_desc(),
              spin_owner(s))
-LOCK_WRAPPER(pthread_spin_trylock, s, (pthread_spinlock_t *s), (s), NULL, ULD_AF_TRY, spin_desc(),
+LOCK_WRAPPER(pthread_spin_trylock, s, (pthread_spinlock_t *s), (s), NULL, ULD_AF_TRY, 0, spin_desc(),
              spin_owner(s))
 UNLOCK_WRAPPER(pthread_spin_unlock, pthread_spinlock_t, spin_desc(), spin_owner(l))
 
@@ -287,18 +294,19 @@ int uld_mutex_destroy_at(pthread_mutex_t *m, uintptr_t ip)
 
 int uld_mutex_lock_at(pthread_mutex_t *m, uintptr_t ip)
 {
-    ACQUIRE_FAST(m, mutex_tag_word(m), 0, pthread_mutex_lock, (m), pthread_mutex_lock_slow(m, ip));
+    /* 0: the caller maps the result (C11), no tail call to gain */
+    ACQUIRE_FAST(m, mutex_tag_word(m), 0, 0, pthread_mutex_lock, (m), pthread_mutex_lock_slow(m, ip));
 }
 
 int uld_mutex_trylock_at(pthread_mutex_t *m, uintptr_t ip)
 {
-    ACQUIRE_FAST(m, mutex_tag_word(m), ULD_AF_TRY, pthread_mutex_trylock, (m),
+    ACQUIRE_FAST(m, mutex_tag_word(m), ULD_AF_TRY, 0, pthread_mutex_trylock, (m),
                  pthread_mutex_trylock_slow(m, ip));
 }
 
 int uld_mutex_timedlock_at(pthread_mutex_t *m, const struct timespec *ts, uintptr_t ip)
 {
-    ACQUIRE_FAST(m, mutex_tag_word(m), 0, pthread_mutex_timedlock, (m, ts),
+    ACQUIRE_FAST(m, mutex_tag_word(m), 0, 0, pthread_mutex_timedlock, (m, ts),
                  pthread_mutex_timedlock_slow(m, ts, ip));
 }
 

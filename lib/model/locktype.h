@@ -30,6 +30,8 @@ enum uld_lock_type {
 #define ULD_LF_ROBUST 0x10u      /* robust mutex: its owner's death hands it on (EOWNERDEAD) */
 #define ULD_LF_DESTROYED 0x20u   /* the object carries its implementation's "destroyed" mark
                                   * (glibc mutex: __kind -1); its tag, if any, is read-only */
+#define ULD_LF_PRIO 0x40u        /* priority inheritance or protection: a blocking lock
+                                  * may fail (EINVAL above the ceiling, EDEADLK) */
 
 struct uld_lockdesc {
     uint8_t type;  /* enum uld_lock_type */

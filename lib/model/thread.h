@@ -51,8 +51,8 @@ struct uld_fast {
     struct uld_lock *lock;
     ULD_HELD_IDS;
     uint64_t tag;          /* the lock's identity tag (uld_lock_tag), precomputed */
+    uint8_t sure;          /* a blocking acquisition of it never fails (fastpath.h) */
 } __attribute__((aligned(64))); /* a hit reads one cache line */
-
 
 /* held_sentinel.addr: never a lock's (locks are aligned) */
 #define ULD_HELD_NONE (~(uintptr_t)0)
