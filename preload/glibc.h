@@ -15,8 +15,11 @@
 #define GLIBC_RWLOCK_READER_SHIFT 3  /* __readers >> 3: reader count */
 
 #define GLIBC_MUTEX_ROBUST 16
-#define GLIBC_MUTEX_PRIO (32 | 64) /* priority inheritance (32), priority protection (64) */
+#define GLIBC_MUTEX_PI 32                    /* priority inheritance */
+#define GLIBC_MUTEX_PP 64                    /* priority protection */
+#define GLIBC_MUTEX_PRIO (GLIBC_MUTEX_PI | GLIBC_MUTEX_PP)
 #define GLIBC_MUTEX_PSHARED 128
+#define GLIBC_MUTEX_CEILING_MASK 0xfff80000u /* PP: __lock's bits 19..31 are the ceiling */
 
 /*
  * The identity tag's home: the robust-list links of a mutex that is neither
@@ -82,9 +85,6 @@ static inline struct uld_lockdesc spin_desc(void)
 {
     return (struct uld_lockdesc){ULD_TYPE_SPIN, 0, NULL};
 }
-
-#define GLIBC_MUTEX_PP 64                  /* priority protection */
-#define GLIBC_MUTEX_CEILING_MASK 0xfff80000u /* PP: __lock's bits 19..31 are the ceiling */
 
 /* The lock word's locked state: a PP mutex keeps its ceiling there, locked or not. */
 static inline unsigned mutex_lock_state(const pthread_mutex_t *m)
