@@ -3,10 +3,11 @@
  * wrappers.  An acquisition that this thread made before, with the same
  * locks held, in the same signal context, was validated then: it only has
  * to be pushed on the held stack (from the thread's memo), and a release of
- * the newest held lock only popped.  No global lock, no allocation, no
- * call.  Everything else (first sightings, nesting annotations, checking
- * off, watchdog, fork child, semaphore tracking, re-entry) takes the full
- * path in core.c.
+ * the newest held lock only popped; a semaphore wait checked before is
+ * only published as blocked.  No global lock, no allocation, no call.
+ * Everything else (first sightings, nesting annotations, checking off,
+ * watchdog, fork child, the locks taken after a semaphore wait, re-entry)
+ * takes the full path in core.c.
  *
  * uld_fast_self is non-NULL only while the fast path may run for this
  * thread: core.c clears it on entry to the validator and recomputes it on
@@ -20,6 +21,7 @@
 #include "model/chain.h"
 #include "model/lazy.h"
 #include "model/thread.h"
+#include "rules/wait.h"
 
 /* The interposer passes its acquisition flags (hooks.h) as the mode. */
 _Static_assert(ULD_AF_READ == ULD_MODE_READ && ULD_AF_TRY == ULD_MODE_TRY, "mode bits");
@@ -29,6 +31,21 @@ _Static_assert(ULD_AF_READ == ULD_MODE_READ && ULD_AF_TRY == ULD_MODE_TRY, "mode
  * result (it may tail-call it). */
 #define ULD_FAST_PUSHED 1
 #define ULD_FAST_SURE 2
+
+/* Push what memo entry f says on t's held stack, at depth (below the limit). */
+static inline __attribute__((always_inline)) void
+uld_fast_push(struct uld_thread *t, int depth, const struct uld_fast *f, uintptr_t addr,
+              uintptr_t ip)
+{
+    struct uld_held *h = &t->stack[depth + 1]; /* held[depth] */
+    h->addr = addr;
+    h->lock = f->lock;
+    h->chain_key = f->key;
+    h->ip = ip;
+    h->ids = f->ids;
+    t->depth = depth + 1;
+    t->fast_hits++;
+}
 
 /*
  * Try the fast path for an acquisition in `mode` (ULD_MODE_*); 0: not
@@ -53,14 +70,7 @@ uld_fast_acquire(const void *lock, const uint64_t *tag, unsigned mode, uintptr_t
     if (__builtin_expect(f->tag != 0, 1) &&
         (!tag || __atomic_load_n(tag, __ATOMIC_RELAXED) != f->tag))
         return 0;
-    struct uld_held *h = top + 1; /* held[depth] */
-    h->addr = addr;
-    h->lock = f->lock;
-    h->chain_key = f->key;
-    h->ip = ip;
-    h->ids = f->ids;
-    t->depth = depth + 1;
-    t->fast_hits++;
+    uld_fast_push(t, depth, f, addr, ip);
     return ULD_FAST_PUSHED + f->sure;
 }
 
@@ -111,6 +121,83 @@ static inline int uld_fast_release_below(const void *lock)
     moved.chain_key = uld_chain_mix(h[-1].chain_key, top->node_id, top->mode);
     *h = moved;
     t->depth = depth - 1;
+    return 1;
+}
+
+/*
+ * Semaphores.  A blocking wait whose check is memoised (waits.c's
+ * sem_wait_memo: an entry of mode ULD_MODE_WAIT) is published as blocked,
+ * for the kill-time report, and goes straight to the real wait; after it,
+ * uld_fast_sem_waited does what uld_sem_acquired would, from the same entry.
+ */
+struct uld_fast_wait {
+    struct uld_thread *t;
+    const struct uld_fast *f;
+    uint64_t pk;
+};
+
+/* 1: a fast wait begins (fw filled), 0: the full path. */
+static inline __attribute__((always_inline)) int
+uld_fast_sem_wait_begin(struct uld_fast_wait *fw, const void *sem, uintptr_t ip)
+{
+    struct uld_thread *t = uld_fast_self;
+    uintptr_t addr = (uintptr_t)sem;
+    if (!t)
+        return 0;
+    uint64_t pk = uld_fast_key(t->stack[t->depth].chain_key, t->sigctx, ULD_MODE_WAIT);
+    const struct uld_fast *f = &t->fast[uld_fast_slot(addr, pk)];
+    if (f->addr != addr || f->prev_key != pk || f->lock->id != f->lock_id)
+        return 0;
+    t->blocked_seq = atomic_load_explicit(&f->lock->wait->wake_seq, memory_order_relaxed);
+    uld_blocked_set(t, sem, ip);
+    *fw = (struct uld_fast_wait){t, f, pk};
+    return 1;
+}
+
+/*
+ * The real wait returned r.  A token taken from a semaphore used as a lock
+ * is pushed as the entry says (a trylock that waited); from any other one
+ * the locks taken until the post matter (sem_acq), which only the full path
+ * records.  1: done; 0: the caller hands over to the full path.
+ */
+static inline __attribute__((always_inline)) int
+uld_fast_sem_waited(const struct uld_fast_wait *fw, const void *sem, int r, uintptr_t ip)
+{
+    struct uld_thread *t = fw->t;
+    const struct uld_fast *f = fw->f;
+    uintptr_t addr = (uintptr_t)sem;
+    atomic_store_explicit(&t->blocked_on, 0, memory_order_release);
+    /* a signal handler may have taken the slot, or the fast path away, meanwhile */
+    if (r != 0 || uld_fast_self != t || f->addr != addr || f->prev_key != fw->pk)
+        return 0;
+    if (atomic_load_explicit(&f->lock->wait->binary, memory_order_relaxed)) {
+        int depth = t->depth;
+        if (!f->token || depth >= ULD_MAX_HELD)
+            return 0;
+        uld_fast_push(t, depth, f, addr, ip);
+    } else {
+        uld_fast_self = NULL; /* first: a signal handler from here on takes the full path */
+    }
+    t->sem_addr = addr; /* after the push: it is not taken "since" itself */
+    t->sem_nacq = 0;
+    return 1;
+}
+
+/* The post of the token on top of the held stack: its release, as waits.c's
+ * sem_released.  1: done, the caller posts. */
+static inline __attribute__((always_inline)) int uld_fast_sem_post(const void *sem)
+{
+    struct uld_thread *t = uld_fast_self;
+    if (!t)
+        return 0;
+    int depth = t->depth;
+    const struct uld_held *h = &t->stack[depth]; /* the sentinel matches no semaphore */
+    if (h->addr != (uintptr_t)sem || h->nest || h->lock->id != h->lock_id)
+        return 0;
+    uld_wait_note_waker(h->lock, t->serial);
+    t->depth = depth - 1;
+    if (t->sem_addr == (uintptr_t)sem)
+        t->sem_addr = 0;
     return 1;
 }
 

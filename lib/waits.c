@@ -30,25 +30,28 @@
  * validated (before blocking) like any acquisition.
  */
 /* Run a check under graph_lock unless this exact context was checked before.
- * `extra` folds in what the check reads beyond the held chain (0: nothing). */
-static void check_once(struct uld_thread *t, struct uld_lock *w, unsigned mode, uintptr_t ip,
+ * `extra` folds in what the check reads beyond the held chain (0: nothing).
+ * 1: the verdict is in the chain cache (found there or put there now). */
+static int check_once(struct uld_thread *t, struct uld_lock *w, unsigned mode, uintptr_t ip,
                        int (*check)(struct uld_thread *, struct uld_lock *, uintptr_t),
                        int cacheable, uint64_t extra)
 {
     uint64_t key = uld_chain_mix(uld_held_top_key(t), w->id, mode) ^ t->sigctx ^ extra;
     if (cacheable && uld_chain_contains(key))
-        return;
-    int saved = errno;
+        return 1;
+    int saved = errno, cached = 0;
     uld_mutex_lock(&uld_graph_lock);
     uld_stack_anchor_set(t, (uintptr_t)__builtin_frame_address(0));
     if (atomic_load(&w->addr)) {
-        if (check(t, w, ip) && cacheable)
+        cached = check(t, w, ip) && cacheable;
+        if (cached)
             uld_chain_insert(key);
     }
     uld_stack_anchor_clear(t);
     uld_mutex_unlock(&uld_graph_lock);
     uld_report_flush();
     errno = saved;
+    return cached;
 }
 
 /* A first wait holding locks by a thread new to w: the checks must see it. */
@@ -180,20 +183,58 @@ void uld_sem_destroying(const void *sem)
     uld_leave();
 }
 
+/*
+ * A wait whose check is cached, by a thread that is not the semaphore's only
+ * waker (that key changes when a second thread posts): with the same held
+ * chain (which never holds the semaphore itself: chain keys name
+ * instances) the fast path (fastpath.h) skips the check.
+ */
+static void sem_wait_memo(struct uld_thread *t, struct uld_lock *w, uintptr_t addr)
+{
+    uint64_t pk = uld_fast_key(uld_held_top_key(t), t->sigctx, ULD_MODE_WAIT);
+    t->fast[uld_fast_slot(addr, pk)] = (struct uld_fast){
+        .addr = addr, .prev_key = pk, .lock = w,
+        .ids = {w->id, w->id, 0, ULD_MODE_WAIT, 0, w->type}};
+}
+
+/*
+ * A token pushed after a memoised wait, as the acquisition memoised it (its
+ * own entry, mode TRY | WAITED): the wait's entry gets the push too, so the
+ * fast path pushes it after the wait without a second probe.
+ */
+static void sem_token_memo(struct uld_thread *t, uintptr_t addr, uint64_t prev_key)
+{
+    uint64_t tk = uld_fast_key(prev_key, t->sigctx, ULD_MODE_TRY | ULD_MODE_WAITED);
+    uint64_t wk = uld_fast_key(prev_key, t->sigctx, ULD_MODE_WAIT);
+    const struct uld_fast *tok = &t->fast[uld_fast_slot(addr, tk)];
+    struct uld_fast *f = &t->fast[uld_fast_slot(addr, wk)];
+    if (tok->addr != addr || tok->prev_key != tk || f->addr != addr || f->prev_key != wk ||
+        f->lock != tok->lock || f->lock_id != tok->lock_id)
+        return;
+    f->key = tok->key;
+    f->ids = tok->ids;
+    f->token = 1;
+}
+
 void uld_sem_wait_begin(const void *sem, uintptr_t ip)
 {
     struct uld_thread *t = uld_enter();
     if (!t)
         return;
-    struct uld_lock *w = uld_object_get((uintptr_t)sem, sem_lockdesc, ip);
-    if (uld_sem_is_lock(w) && uld_held_find(t, (uintptr_t)sem) >= 0) {
+    uintptr_t addr = (uintptr_t)sem;
+    struct uld_lock *w = uld_object_get(addr, sem_lockdesc, ip);
+    if (uld_sem_is_lock(w) && uld_held_find(t, addr) >= 0) {
         /* we hold its token yet it has one to give: someone else posted it */
         atomic_store(&w->wait->binary, 0);
-        uld_held_drop(t, (uintptr_t)sem);
+        uld_held_drop(t, addr);
     }
-    if (w && !t->disabled)
-        check_once(t, w, ULD_MODE_WAIT, ip, uld_check_wait, wait_cacheable(t, w),
-                       wait_key_extra(t, w));
+    if (w && !t->disabled) {
+        int cacheable = wait_cacheable(t, w);
+        uint64_t extra = wait_key_extra(t, w);
+        if (check_once(t, w, ULD_MODE_WAIT, ip, uld_check_wait, cacheable, extra) &&
+            !extra && w->type == ULD_TYPE_SEM && w->wait && w->id)
+            sem_wait_memo(t, w, addr);
+    }
     uld_leave();
 }
 
@@ -213,6 +254,8 @@ void uld_sem_acquired(const void *sem, int waited, uintptr_t ip)
         unsigned mode = ULD_MODE_TRY | (waited ? ULD_MODE_WAITED : 0);
         uld_acquire_prepare(t, &a, (uintptr_t)sem, sem_lockdesc, mode, 0, ip);
         uld_acquire_end(&a, 1);
+        if (waited)
+            sem_token_memo(t, (uintptr_t)sem, a.prev_key);
     }
     t->sem_addr = (uintptr_t)sem; /* after the push: it is not taken "since" itself */
     t->sem_nacq = 0;

@@ -14,8 +14,6 @@
 #define MUTEX_TAG(m) (uld_lock_tags ? mutex_tag(m) : NULL)
 #define RWLOCK_TAG(rw) (uld_lock_tags ? rwlock_tag(rw) : NULL)
 
-#define UNPAREN(...) __VA_ARGS__
-
 /*
  * Acquire.  The wrapper is the fast path alone (fastpath.h): a hit pushes
  * and calls the real function, with no frame beyond the call's; anything

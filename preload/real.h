@@ -84,6 +84,9 @@ int uld_real_resolving(void) __attribute__((visibility("hidden")));
 #define CALLER_IP ((uintptr_t)__builtin_return_address(0))
 #define ULD_WRAPPER __attribute__((visibility("default")))
 
+/* A parenthesised parameter or argument list, opened: wrapper macros. */
+#define UNPAREN(...) __VA_ARGS__
+
 /* init.c */
 void uld_preload_init(void) __attribute__((visibility("hidden")));
 extern int uld_preload_ready __attribute__((visibility("hidden")));

@@ -1,32 +1,57 @@
 /*
- * sem.c - POSIX semaphores.  A semaphore is a wait object, never a held
- * lock: a blocking wait is checked before it blocks (the locks it holds must
- * not be needed by whoever posts), and a post is a wake-up.
+ * sem.c - POSIX semaphores.  A semaphore is a wait object: a blocking wait
+ * is checked before it blocks (the locks it holds must not be needed by
+ * whoever posts), and a post is a wake-up.  One initialised to 1 is also a
+ * lock while its taker holds the token (lib/waits.c).  A wait checked before
+ * with the same locks held, and the post of a held token, take the fast
+ * path (lib/fastpath.h).
  */
 #include "real.h"
 
-#include "../lib/hooks.h"
+#include "../lib/fastpath.h"
 
 #include <errno.h>
 
 static const struct uld_lockdesc sem_desc = {.type = ULD_TYPE_SEM, .flags = 0};
 
-/* Blocking waits: check, wait, record the token taken.  errno passes through. */
-#define SEM_WAIT(s, real_call)                                               \
-    do {                                                                     \
+/* After a blocking wait that returned r, its token or its timeout.  errno
+ * passes through. */
+static __attribute__((noinline)) void sem_waited_slow(sem_t *s, int r, uintptr_t ip)
+{
+    int e = errno;
+    if (r == 0)
+        uld_sem_acquired(s, 1, ip);
+    else if (e == ETIMEDOUT)
+        uld_wait_timed_out(s, ip);
+    errno = e;
+}
+
+/*
+ * A blocking wait `name`: the wrapper is the fast path (fastpath.h), a wait
+ * checked before with the same locks held; its full path name##_slow
+ * checks, waits and records what the wait took.
+ */
+#define SEM_WAIT_WRAPPER(name, params, args)                                 \
+    static __attribute__((noinline)) int name##_slow(UNPAREN params, uintptr_t ip) \
+    {                                                                        \
         uld_preload_ensure();                                                \
-        uld_sem_wait_begin((s), CALLER_IP);                                  \
-        uld_block_begin((s), CALLER_IP);                                     \
-        int r_ = real_call;                                                  \
-        int e_ = errno;                                                      \
+        uld_sem_wait_begin(s, ip);                                           \
+        uld_block_begin(s, ip);                                              \
+        int r_ = REAL(name)(UNPAREN args);                                   \
         uld_block_end();                                                     \
-        if (r_ == 0)                                                         \
-            uld_sem_acquired((s), 1, CALLER_IP);                             \
-        else if (e_ == ETIMEDOUT)                                            \
-            uld_wait_timed_out((s), CALLER_IP);                              \
-        errno = e_;                                                          \
+        sem_waited_slow(s, r_, ip);                                          \
         return r_;                                                           \
-    } while (0)
+    }                                                                        \
+    ULD_WRAPPER int name(UNPAREN params)                                     \
+    {                                                                        \
+        struct uld_fast_wait fw_;                                            \
+        if (!__builtin_expect(uld_fast_sem_wait_begin(&fw_, s, CALLER_IP), 1)) \
+            return name##_slow(UNPAREN args, CALLER_IP);                     \
+        int r_ = uld_real.name(UNPAREN args);                                \
+        if (__builtin_expect(!uld_fast_sem_waited(&fw_, s, r_, CALLER_IP), 0)) \
+            sem_waited_slow(s, r_, CALLER_IP);                               \
+        return r_;                                                           \
+    }
 
 ULD_WRAPPER int sem_init(sem_t *s, int pshared, unsigned value)
 {
@@ -51,20 +76,10 @@ ULD_WRAPPER int sem_destroy(sem_t *s)
     return r;
 }
 
-ULD_WRAPPER int sem_wait(sem_t *s)
-{
-    SEM_WAIT(s, REAL(sem_wait)(s));
-}
-
-ULD_WRAPPER int sem_timedwait(sem_t *s, const struct timespec *ts)
-{
-    SEM_WAIT(s, REAL(sem_timedwait)(s, ts));
-}
-
-ULD_WRAPPER int sem_clockwait(sem_t *s, clockid_t clk, const struct timespec *ts)
-{
-    SEM_WAIT(s, REAL(sem_clockwait)(s, clk, ts));
-}
+SEM_WAIT_WRAPPER(sem_wait, (sem_t *s), (s))
+SEM_WAIT_WRAPPER(sem_timedwait, (sem_t *s, const struct timespec *ts), (s, ts))
+SEM_WAIT_WRAPPER(sem_clockwait, (sem_t *s, clockid_t clk, const struct timespec *ts),
+                 (s, clk, ts))
 
 /* A trywait never blocks: no wait to check, but the token is taken. */
 ULD_WRAPPER int sem_trywait(sem_t *s)
@@ -79,9 +94,17 @@ ULD_WRAPPER int sem_trywait(sem_t *s)
     return r;
 }
 
-ULD_WRAPPER int sem_post(sem_t *s)
+static __attribute__((noinline)) int sem_post_slow(sem_t *s, uintptr_t ip)
 {
     uld_preload_ensure();
-    uld_wake(s, ULD_TYPE_SEM, CALLER_IP);
+    uld_wake(s, ULD_TYPE_SEM, ip);
     return REAL(sem_post)(s);
+}
+
+/* The post of a token this thread holds is its release (fastpath.h). */
+ULD_WRAPPER int sem_post(sem_t *s)
+{
+    if (__builtin_expect(uld_fast_sem_post(s), 1))
+        return uld_real.sem_post(s);
+    return sem_post_slow(s, CALLER_IP);
 }

@@ -56,13 +56,15 @@ static inline struct uld_thread *uld_enter(void)
  * After a semaphore wait the slow path records the locks taken until the
  * post (sem_acq), which the post needs only if it is a wake-up: while the
  * token is on the held stack (a semaphore used as a lock, Python's locks)
- * the post is its release, and the fast path may run.
+ * the post is its release, and the fast path may run; so it may once
+ * sem_acq is full (a consumer that never posts what it waits for).
  */
 static inline void uld_leave(void)
 {
     struct uld_thread *t = uld_self;
     int fast = t && t != ULD_THREAD_DEAD && !t->disabled && !t->nest_addr &&
-               (!t->sem_addr || uld_held_find(t, t->sem_addr) >= 0) &&
+               (!t->sem_addr || t->sem_nacq >= (int)ULD_ARRAY_SIZE(t->sem_acq) ||
+                uld_held_find(t, t->sem_addr) >= 0) &&
                !uld_watchdog_on && !uld_forked_child;
     uld_fast_self = fast ? t : NULL;
     uld_busy = 0;

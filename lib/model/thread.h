@@ -52,6 +52,8 @@ struct uld_fast {
     ULD_HELD_IDS;
     uint64_t tag;          /* the lock's identity tag (uld_lock_tag), precomputed */
     uint8_t sure;          /* a blocking acquisition of it never fails (fastpath.h) */
+    uint8_t token;         /* a semaphore wait's entry (mode ULD_MODE_WAIT): key and ids
+                            * are its token's push (waits.c) */
 } __attribute__((aligned(64))); /* a hit reads one cache line */
 
 /* held_sentinel.addr: never a lock's (locks are aligned) */
@@ -254,6 +256,20 @@ int uld_in_signal_handler(void) ULD_HIDDEN;
 static inline uint64_t uld_held_top_key(const struct uld_thread *t)
 {
     return t->stack[t->depth].chain_key;
+}
+/*
+ * t is about to block on lock, called from ip: published for the kill-time
+ * report and the watchdog (release, not seq_cst: readers only need these
+ * fields published first; a full fence cost more than the rest of a
+ * slow-path acquisition).  blocked_since is the watchdog's alone, set by
+ * uld_block_publish: the fast path, which never runs with the watchdog on,
+ * does without the clock.
+ */
+static inline void uld_blocked_set(struct uld_thread *t, const void *lock, uintptr_t ip)
+{
+    t->blocked_ip = ip;
+    atomic_store_explicit(&t->blocked_stack, 0, memory_order_relaxed);
+    atomic_store_explicit(&t->blocked_on, (uintptr_t)lock, memory_order_release);
 }
 /* Index of the newest entry for addr, or -1. */
 int uld_held_find(const struct uld_thread *t, uintptr_t addr) ULD_HIDDEN;

@@ -394,15 +394,8 @@ void uld_wait_join_holding(struct uld_thread *t, struct uld_lock *w, uintptr_t i
 
 /* ---- who woke a wait object ----------------------------------------------- */
 
-void uld_wait_note_waker(struct uld_lock *w, uint32_t serial)
+void uld_wait_note_new_waker(struct uld_waitobj *wo, uint32_t serial)
 {
-    struct uld_waitobj *wo = w->wait;
-    if (!wo)
-        return;
-    /* not an atomic add: concurrent wakers may lose a step, but the value
-     * still moves away from what a waiter saw, which is all it is read for */
-    atomic_store_explicit(&wo->wake_seq, atomic_load_explicit(&wo->wake_seq, memory_order_relaxed) + 1,
-                          memory_order_relaxed);
     for (int i = 0; i < (int)ULD_ARRAY_SIZE(wo->wakers); i++) {
         uint32_t cur = atomic_load_explicit(&wo->wakers[i], memory_order_relaxed);
         if (cur == serial)

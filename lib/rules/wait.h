@@ -20,8 +20,22 @@ void uld_wait_note_taken(struct uld_lock *l, unsigned subclass, unsigned mode,
                          uintptr_t ip) ULD_HIDDEN;
 /* t woke a condvar or semaphore holding locks (no validator lock held). */
 void uld_wait_announced(struct uld_thread *t) ULD_HIDDEN;
-/* thread `serial` woke w (lock-free). */
-void uld_wait_note_waker(struct uld_lock *w, uint32_t serial) ULD_HIDDEN;
+/* ... a waker not in wo->wakers[0]: kept if there is room (lock-free). */
+void uld_wait_note_new_waker(struct uld_waitobj *wo, uint32_t serial) ULD_HIDDEN;
+/* thread `serial` woke w (lock-free; inline for the fast path's post). */
+static inline void uld_wait_note_waker(struct uld_lock *w, uint32_t serial)
+{
+    struct uld_waitobj *wo = w->wait;
+    if (!wo)
+        return;
+    /* not an atomic add: concurrent wakers may lose a step, but the value
+     * still moves away from what a waiter saw, which is all it is read for */
+    atomic_store_explicit(&wo->wake_seq,
+                          atomic_load_explicit(&wo->wake_seq, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+    if (atomic_load_explicit(&wo->wakers[0], memory_order_relaxed) != serial)
+        uld_wait_note_new_waker(wo, serial);
+}
 /* w's wake-up sequence, for a waiter to tell later whether it was woken. */
 static inline uint32_t uld_wait_seq(const struct uld_lock *w)
 {

@@ -39,12 +39,7 @@ static int stack_handler_installed;
 void uld_block_publish(struct uld_thread *t, const void *lock, uintptr_t ip)
 {
     t->blocked_since = uld_now_coarse_ns(); /* every slow-path acquisition: cheap */
-    t->blocked_ip = ip;
-    /* release, not seq_cst: readers (watchdog, kill report) only need the
-     * fields above published first; a full fence here cost more than the
-     * rest of a slow-path acquisition */
-    atomic_store_explicit(&t->blocked_stack, 0, memory_order_relaxed);
-    atomic_store_explicit(&t->blocked_on, (uintptr_t)lock, memory_order_release);
+    uld_blocked_set(t, lock, ip);
 }
 
 /* Runs on a blocked thread: record where it is blocked. */
