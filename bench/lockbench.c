@@ -7,7 +7,7 @@
  *
  *   lockbench [--threads N] [--depth D] [--locks L] [--kind K] [--shared]
  *             [--iters N] [--churn stack|heap] [--api pthread|c11]
- *   K: mutex | rwlock-read | rwlock-write | spin | sem
+ *   K: mutex | rwlock-read | rwlock-write | spin | sem | sem-try
  *      | init-destroy | init-lock-destroy
  *
  * --api c11 runs the mutex loop through <threads.h> (mtx_lock/mtx_unlock).
@@ -35,10 +35,11 @@
 #include <threads.h>
 #include <time.h>
 
-enum kind { K_MUTEX, K_RWREAD, K_RWWRITE, K_SPIN, K_SEM, K_INIT_DESTROY, K_INIT_LOCK_DESTROY };
-#define NKINDS 7
+enum kind { K_MUTEX, K_RWREAD, K_RWWRITE, K_SPIN, K_SEM, K_SEMTRY, K_INIT_DESTROY, K_INIT_LOCK_DESTROY };
+#define NKINDS 8
 static const char *const kind_names[NKINDS] = {"mutex", "rwlock-read", "rwlock-write", "spin",
-                                               "sem", "init-destroy", "init-lock-destroy"};
+                                               "sem", "sem-try", "init-destroy",
+                                               "init-lock-destroy"};
 static const char *const churn_names[] = {"", " churn=stack", " churn=heap"};
 
 union lock {
@@ -77,6 +78,7 @@ static void lock_init(union lock *l)
         pthread_spin_init(&l->s, PTHREAD_PROCESS_PRIVATE);
         break;
     case K_SEM:
+    case K_SEMTRY:
         sem_init(&l->sem, 0, 1);
         break;
     case K_INIT_DESTROY:
@@ -107,6 +109,7 @@ static void lock_init(union lock *l)
 #define SPIN_REL(l) pthread_spin_unlock(&(l)->s)
 #define SEM_ACQ(l) sem_wait(&(l)->sem)
 #define SEM_REL(l) sem_post(&(l)->sem)
+#define SEMTRY_ACQ(l) sem_trywait(&(l)->sem) /* private: never busy */
 #define C11_ACQ(l) mtx_lock(&(l)->c11)
 #define C11_REL(l) mtx_unlock(&(l)->c11)
 
@@ -115,6 +118,7 @@ WORKER_LOOP(loop_rwread, RD_ACQ, RW_REL)
 WORKER_LOOP(loop_rwwrite, WR_ACQ, RW_REL)
 WORKER_LOOP(loop_spin, SPIN_ACQ, SPIN_REL)
 WORKER_LOOP(loop_sem, SEM_ACQ, SEM_REL)
+WORKER_LOOP(loop_semtry, SEMTRY_ACQ, SEM_REL)
 WORKER_LOOP(loop_c11, C11_ACQ, C11_REL)
 
 /* A lock's whole life, `depth` mutexes per iteration (--depth 1: one lifetime each). */
@@ -150,6 +154,7 @@ static void lock_destroy(union lock *l)
         pthread_spin_destroy(&l->s);
         break;
     case K_SEM:
+    case K_SEMTRY:
         sem_destroy(&l->sem);
         break;
     case K_INIT_DESTROY: /* their own loops: --churn refused for them */
@@ -161,7 +166,7 @@ static void lock_destroy(union lock *l)
 static void churn_loop(long iters)
 {
     static void (*const loops[])(union lock *, long, int, int) = {
-        loop_mutex, loop_rwread, loop_rwwrite, loop_spin, loop_sem};
+        loop_mutex, loop_rwread, loop_rwwrite, loop_spin, loop_sem, loop_semtry};
     for (long i = 0; i < iters; i++) {
         union lock local, *l = cfg.churn == 2 ? malloc(sizeof(*l)) : &local;
         if (!l)
@@ -178,8 +183,8 @@ static void churn_loop(long iters)
 static void *worker(void *arg)
 {
     static void (*const loops[NKINDS])(union lock *, long, int, int) = {
-        loop_mutex, loop_rwread,       loop_rwwrite,          loop_spin,
-        loop_sem,   loop_init_destroy, loop_init_lock_destroy};
+        loop_mutex, loop_rwread,  loop_rwwrite,      loop_spin,
+        loop_sem,   loop_semtry, loop_init_destroy, loop_init_lock_destroy};
     long id = (long)arg;
     union lock *mine = all_locks + (cfg.shared ? 0 : id * cfg.locks);
     pthread_barrier_wait(&start_line);
@@ -222,7 +227,7 @@ static void parse(int argc, char **argv)
             i++;
         } else {
             fprintf(stderr, "usage: lockbench [--threads N] [--depth D] [--locks L] "
-                            "[--kind mutex|rwlock-read|rwlock-write|spin|sem|init-destroy|"
+                            "[--kind mutex|rwlock-read|rwlock-write|spin|sem|sem-try|init-destroy|"
                             "init-lock-destroy] [--shared] [--iters N] [--churn stack|heap] "
                             "[--api pthread|c11]\n");
             exit(2);

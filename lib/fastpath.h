@@ -183,6 +183,32 @@ uld_fast_sem_waited(const struct uld_fast_wait *fw, const void *sem, int r, uint
     return 1;
 }
 
+/*
+ * After a sem_trywait that took a token: a semaphore used as a lock gets it
+ * pushed from the memo entry its earlier tries left (mode TRY), as
+ * uld_sem_acquired would (Python takes every threading.Lock so first).
+ * 0: call uld_sem_acquired.
+ */
+static inline __attribute__((always_inline)) int uld_fast_sem_tried(const void *sem,
+                                                                     uintptr_t ip)
+{
+    struct uld_thread *t = uld_fast_self;
+    uintptr_t addr = (uintptr_t)sem;
+    if (!t)
+        return 0;
+    int depth = t->depth;
+    uint64_t pk = uld_fast_key(t->stack[depth].chain_key, t->sigctx, ULD_MODE_TRY);
+    const struct uld_fast *f = &t->fast[uld_fast_slot(addr, pk)];
+    if (f->addr != addr || f->prev_key != pk || depth >= ULD_MAX_HELD ||
+        f->type != ULD_TYPE_SEM || f->lock->id != f->lock_id ||
+        !atomic_load_explicit(&f->lock->wait->binary, memory_order_relaxed))
+        return 0;
+    uld_fast_push(t, depth, f, addr, ip);
+    t->sem_addr = addr; /* after the push: it is not taken "since" itself */
+    t->sem_nacq = 0;
+    return 1;
+}
+
 /* The post of the token on top of the held stack: its release, as waits.c's
  * sem_released.  1: done, the caller posts. */
 static inline __attribute__((always_inline)) int uld_fast_sem_post(const void *sem)

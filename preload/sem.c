@@ -82,11 +82,24 @@ SEM_WAIT_WRAPPER(sem_clockwait, (sem_t *s, clockid_t clk, const struct timespec 
                  (s, clk, ts))
 
 /* A trywait never blocks: no wait to check, but the token is taken. */
-ULD_WRAPPER int sem_trywait(sem_t *s)
+static __attribute__((noinline)) int sem_trywait_slow(sem_t *s, uintptr_t ip)
 {
     uld_preload_ensure();
     int r = REAL(sem_trywait)(s);
     if (r == 0) {
+        int e = errno;
+        uld_sem_acquired(s, 0, ip);
+        errno = e;
+    }
+    return r;
+}
+
+ULD_WRAPPER int sem_trywait(sem_t *s)
+{
+    if (!__builtin_expect(uld_fast_self != NULL, 1))
+        return sem_trywait_slow(s, CALLER_IP);
+    int r = uld_real.sem_trywait(s);
+    if (r == 0 && !__builtin_expect(uld_fast_sem_tried(s, CALLER_IP), 1)) {
         int e = errno;
         uld_sem_acquired(s, 0, CALLER_IP);
         errno = e;
