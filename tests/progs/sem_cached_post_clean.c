@@ -17,38 +17,6 @@
  *
  * EXPECT: none
  */
-#include "progs.h"
-
-#include <semaphore.h>
-
-static pthread_mutex_t lock_l = PTHREAD_MUTEX_INITIALIZER;
-static sem_t sem_s;
-static int counter;
-
-static void *thread_b(void *arg)
-{
-    OK(pthread_mutex_lock(&lock_l));
-    CHECK(sem_wait(&sem_s) == 0); /* lock_l -> sem_s: no cycle */
-    counter++;
-    CHECK(sem_post(&sem_s) == 0);
-    OK(pthread_mutex_unlock(&lock_l));
-    return arg;
-}
-
-int main(void)
-{
-    CHECK(sem_init(&sem_s, 0, 2) == 0);
-    for (int i = 0; i < 1000; i++) { /* the cached sequence */
-        CHECK(sem_wait(&sem_s) == 0);
-        OK(pthread_mutex_lock(&lock_l));
-        counter++;
-        OK(pthread_mutex_unlock(&lock_l));
-        CHECK(sem_post(&sem_s) == 0);
-    }
-    CHECK(sem_wait(&sem_s) == 0);
-    CHECK(sem_post(&sem_s) == 0); /* posted without lock_l */
-    run_thread(thread_b, NULL);
-    CHECK(counter == 1001);
-    CHECK(sem_destroy(&sem_s) == 0);
-    return 0;
-}
+#define SEM_TOKENS 2
+#define SEM_PLAIN_LAST_ROUND
+#include "sem_cached_rounds.h"

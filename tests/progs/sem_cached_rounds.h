@@ -1,7 +1,9 @@
 /*
- * sem_cached_rounds.h - the program of sem_cached_then_cycle.c and
- * sem_counting_cached_cycle.c: a semaphore of SEM_TOKENS tokens that main
- * takes, then takes lock_l under it, and posts, a thousand times; then
+ * sem_cached_rounds.h - the program of sem_cached_then_cycle.c,
+ * sem_counting_cached_cycle.c, sem_binary_plain_post_cycle.c and
+ * sem_cached_post_clean.c: a semaphore of SEM_TOKENS tokens that main
+ * takes, then takes lock_l under it, and posts, a thousand times (with
+ * SEM_PLAIN_LAST_ROUND, then once more with nothing in between); then
  * thread_b waits on it holding lock_l.
  */
 #include "progs.h"
@@ -15,7 +17,7 @@ static int counter;
 static void *thread_b(void *arg)
 {
     OK(pthread_mutex_lock(&lock_l));
-    CHECK(sem_wait(&sem_s) == 0); /* lock_l -> sem_s: the cycle */
+    CHECK(sem_wait(&sem_s) == 0); /* lock_l -> sem_s */
     counter++;
     CHECK(sem_post(&sem_s) == 0);
     OK(pthread_mutex_unlock(&lock_l));
@@ -32,6 +34,10 @@ int main(void)
         OK(pthread_mutex_unlock(&lock_l));
         CHECK(sem_post(&sem_s) == 0); /* needed lock_l: sem_s -> lock_l */
     }
+#ifdef SEM_PLAIN_LAST_ROUND
+    CHECK(sem_wait(&sem_s) == 0);
+    CHECK(sem_post(&sem_s) == 0); /* posted without lock_l */
+#endif
     run_thread(thread_b, NULL);
     CHECK(counter == 1001);
     CHECK(sem_destroy(&sem_s) == 0);
