@@ -262,8 +262,7 @@ static inline uint64_t uld_held_top_key(const struct uld_thread *t)
  * report and the watchdog (release, not seq_cst: readers only need these
  * fields published first; a full fence cost more than the rest of a
  * slow-path acquisition).  blocked_since is the watchdog's alone, set by
- * uld_block_publish: the fast path, which never runs with the watchdog on,
- * does without the clock.
+ * uld_block_publish while it runs (the fast path never runs then).
  */
 static inline void uld_blocked_set(struct uld_thread *t, const void *lock, uintptr_t ip)
 {
