@@ -7,7 +7,7 @@
  *
  *   lockbench [--threads N] [--depth D] [--locks L] [--kind K] [--shared]
  *             [--iters N] [--churn stack|heap] [--api pthread|c11]
- *   K: mutex | rwlock-read | rwlock-write | spin | sem | sem-try
+ *   K: mutex | rwlock-read | rwlock-write | spin | sem | sem-try | mutex-signal
  *      | init-destroy | init-lock-destroy
  *
  * --api c11 runs the mutex loop through <threads.h> (mtx_lock/mtx_unlock).
@@ -35,10 +35,12 @@
 #include <threads.h>
 #include <time.h>
 
-enum kind { K_MUTEX, K_RWREAD, K_RWWRITE, K_SPIN, K_SEM, K_SEMTRY, K_INIT_DESTROY, K_INIT_LOCK_DESTROY };
-#define NKINDS 8
+enum kind {
+    K_MUTEX, K_RWREAD, K_RWWRITE, K_SPIN, K_SEM, K_SEMTRY, K_SIGNAL, K_INIT_DESTROY, K_INIT_LOCK_DESTROY
+};
+#define NKINDS 9
 static const char *const kind_names[NKINDS] = {"mutex", "rwlock-read", "rwlock-write", "spin",
-                                               "sem", "sem-try", "init-destroy",
+                                               "sem", "sem-try", "mutex-signal", "init-destroy",
                                                "init-lock-destroy"};
 static const char *const churn_names[] = {"", " churn=stack", " churn=heap"};
 
@@ -69,6 +71,9 @@ static void lock_init(union lock *l)
             mtx_init(&l->c11, mtx_plain);
         else
             pthread_mutex_init(&l->m, NULL);
+        break;
+    case K_SIGNAL:
+        pthread_mutex_init(&l->m, NULL);
         break;
     case K_RWREAD:
     case K_RWWRITE:
@@ -110,6 +115,9 @@ static void lock_init(union lock *l)
 #define SEM_ACQ(l) sem_wait(&(l)->sem)
 #define SEM_REL(l) sem_post(&(l)->sem)
 #define SEMTRY_ACQ(l) sem_trywait(&(l)->sem) /* private: never busy */
+/* a condvar signalled, with no waiter, under each mutex: a producer's notify */
+static __thread pthread_cond_t notify = PTHREAD_COND_INITIALIZER;
+#define SIGNAL_ACQ(l) (pthread_mutex_lock(&(l)->m), pthread_cond_signal(&notify))
 #define C11_ACQ(l) mtx_lock(&(l)->c11)
 #define C11_REL(l) mtx_unlock(&(l)->c11)
 
@@ -119,6 +127,7 @@ WORKER_LOOP(loop_rwwrite, WR_ACQ, RW_REL)
 WORKER_LOOP(loop_spin, SPIN_ACQ, SPIN_REL)
 WORKER_LOOP(loop_sem, SEM_ACQ, SEM_REL)
 WORKER_LOOP(loop_semtry, SEMTRY_ACQ, SEM_REL)
+WORKER_LOOP(loop_signal, SIGNAL_ACQ, MUTEX_REL)
 WORKER_LOOP(loop_c11, C11_ACQ, C11_REL)
 
 /* A lock's whole life, `depth` mutexes per iteration (--depth 1: one lifetime each). */
@@ -144,6 +153,7 @@ static void lock_destroy(union lock *l)
 {
     switch (cfg.kind) {
     case K_MUTEX:
+    case K_SIGNAL:
         pthread_mutex_destroy(&l->m);
         break;
     case K_RWREAD:
@@ -166,7 +176,7 @@ static void lock_destroy(union lock *l)
 static void churn_loop(long iters)
 {
     static void (*const loops[])(union lock *, long, int, int) = {
-        loop_mutex, loop_rwread, loop_rwwrite, loop_spin, loop_sem, loop_semtry};
+        loop_mutex, loop_rwread, loop_rwwrite, loop_spin, loop_sem, loop_semtry, loop_signal};
     for (long i = 0; i < iters; i++) {
         union lock local, *l = cfg.churn == 2 ? malloc(sizeof(*l)) : &local;
         if (!l)
@@ -183,8 +193,9 @@ static void churn_loop(long iters)
 static void *worker(void *arg)
 {
     static void (*const loops[NKINDS])(union lock *, long, int, int) = {
-        loop_mutex, loop_rwread,  loop_rwwrite,      loop_spin,
-        loop_sem,   loop_semtry, loop_init_destroy, loop_init_lock_destroy};
+        loop_mutex, loop_rwread, loop_rwwrite,      loop_spin,
+        loop_sem,   loop_semtry, loop_signal,       loop_init_destroy,
+        loop_init_lock_destroy};
     long id = (long)arg;
     union lock *mine = all_locks + (cfg.shared ? 0 : id * cfg.locks);
     pthread_barrier_wait(&start_line);
@@ -227,7 +238,8 @@ static void parse(int argc, char **argv)
             i++;
         } else {
             fprintf(stderr, "usage: lockbench [--threads N] [--depth D] [--locks L] "
-                            "[--kind mutex|rwlock-read|rwlock-write|spin|sem|sem-try|init-destroy|"
+                            "[--kind mutex|rwlock-read|rwlock-write|spin|sem|sem-try|mutex-signal|"
+                            "init-destroy|"
                             "init-lock-destroy] [--shared] [--iters N] [--churn stack|heap] "
                             "[--api pthread|c11]\n");
             exit(2);
