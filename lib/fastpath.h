@@ -32,12 +32,14 @@ _Static_assert(ULD_AF_READ == ULD_MODE_READ && ULD_AF_TRY == ULD_MODE_TRY, "mode
 #define ULD_FAST_PUSHED 1
 #define ULD_FAST_SURE 2
 
-/* Push what memo entry f says on t's held stack, at depth (below the limit). */
+/* Push what memo entry f says on t's held stack above its newest entry top,
+ * stack[depth] (depth below the limit; the caller has top at hand, which
+ * saves recomputing it). */
 static inline __attribute__((always_inline)) void
-uld_fast_push(struct uld_thread *t, int depth, const struct uld_fast *f, uintptr_t addr,
-              uintptr_t ip)
+uld_fast_push(struct uld_thread *t, struct uld_held *top, int depth, const struct uld_fast *f,
+              uintptr_t addr, uintptr_t ip)
 {
-    struct uld_held *h = &t->stack[depth + 1]; /* held[depth] */
+    struct uld_held *h = top + 1; /* held[depth] */
     h->addr = addr;
     h->lock = f->lock;
     h->chain_key = f->key;
@@ -70,7 +72,7 @@ uld_fast_acquire(const void *lock, const uint64_t *tag, unsigned mode, uintptr_t
     if (__builtin_expect(f->tag != 0, 1) &&
         (!tag || __atomic_load_n(tag, __ATOMIC_RELAXED) != f->tag))
         return 0;
-    uld_fast_push(t, depth, f, addr, ip);
+    uld_fast_push(t, top, depth, f, addr, ip);
     return ULD_FAST_PUSHED + f->sure;
 }
 
@@ -174,7 +176,7 @@ uld_fast_sem_waited(const struct uld_fast_wait *fw, const void *sem, int r, uint
         int depth = t->depth;
         if (!f->token || depth >= ULD_MAX_HELD)
             return 0;
-        uld_fast_push(t, depth, f, addr, ip);
+        uld_fast_push(t, &t->stack[depth], depth, f, addr, ip);
     } else {
         uld_fast_self = NULL; /* first: a signal handler from here on takes the full path */
     }
@@ -203,7 +205,7 @@ static inline __attribute__((always_inline)) int uld_fast_sem_tried(const void *
         f->type != ULD_TYPE_SEM || f->lock->id != f->lock_id ||
         !atomic_load_explicit(&f->lock->wait->binary, memory_order_relaxed))
         return 0;
-    uld_fast_push(t, depth, f, addr, ip);
+    uld_fast_push(t, &t->stack[depth], depth, f, addr, ip);
     t->sem_addr = addr; /* after the push: it is not taken "since" itself */
     t->sem_nacq = 0;
     return 1;
