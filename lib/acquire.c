@@ -515,7 +515,7 @@ static void trylock_held(struct uld_thread *t, struct uld_acq *a)
 void uld_acquire_end(struct uld_acq *a, int acquired)
 {
     struct uld_thread *t = a->thread;
-    atomic_store_explicit(&t->blocked_on, 0, memory_order_release); /* see uld_acquire_begin */
+    uld_blocked_clear(t); /* see uld_acquire_begin */
     if (unlikely(a->action == ACT_PUSH_FRESH) && a->lock->id == a->lock_id &&
         !fresh_confirm(a)) {
         /* another thread reached the lock meanwhile: it may have blocked */

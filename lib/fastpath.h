@@ -49,6 +49,18 @@ uld_fast_push(struct uld_thread *t, struct uld_held *top, int depth, const struc
     t->fast_hits++;
 }
 
+/* t's memo entry for lock `addr` taken in `mode` with the locks held now, if
+ * it has one for this lifetime of the lock's record; its key in *pk. */
+static inline __attribute__((always_inline)) const struct uld_fast *
+uld_fast_find(struct uld_thread *t, uintptr_t addr, unsigned mode, uint64_t *pk)
+{
+    *pk = uld_fast_key(t->stack[t->depth].chain_key, t->sigctx, mode);
+    const struct uld_fast *f = &t->fast[uld_fast_slot(addr, *pk)];
+    if (f->addr != addr || f->prev_key != *pk || f->lock->id != f->lock_id)
+        return NULL;
+    return f;
+}
+
 /*
  * Try the fast path for an acquisition in `mode` (ULD_MODE_*); 0: not
  * pushed, else ULD_FAST_PUSHED or ULD_FAST_SURE.  `tag` is where the object
@@ -66,6 +78,7 @@ uld_fast_acquire(const void *lock, const uint64_t *tag, unsigned mode, uintptr_t
     struct uld_held *top = &t->stack[depth];
     uint64_t pk = uld_fast_key(top->chain_key, t->sigctx, mode);
     const struct uld_fast *f = &t->fast[uld_fast_slot(addr, pk)];
+    /* uld_fast_find's tests, with the depth limit among them */
     if (f->addr != addr || f->prev_key != pk || depth >= ULD_MAX_HELD ||
         f->lock->id != f->lock_id)
         return 0;
@@ -146,9 +159,9 @@ uld_fast_sem_wait_begin(struct uld_fast_wait *fw, const void *sem, uintptr_t ip)
     uintptr_t addr = (uintptr_t)sem;
     if (!t)
         return 0;
-    uint64_t pk = uld_fast_key(t->stack[t->depth].chain_key, t->sigctx, ULD_MODE_WAIT);
-    const struct uld_fast *f = &t->fast[uld_fast_slot(addr, pk)];
-    if (f->addr != addr || f->prev_key != pk || f->lock->id != f->lock_id)
+    uint64_t pk;
+    const struct uld_fast *f = uld_fast_find(t, addr, ULD_MODE_WAIT, &pk);
+    if (!f)
         return 0;
     t->blocked_seq = atomic_load_explicit(&f->lock->wait->wake_seq, memory_order_relaxed);
     uld_blocked_set(t, sem, ip);
@@ -168,7 +181,7 @@ uld_fast_sem_waited(const struct uld_fast_wait *fw, const void *sem, int r, uint
     struct uld_thread *t = fw->t;
     const struct uld_fast *f = fw->f;
     uintptr_t addr = (uintptr_t)sem;
-    atomic_store_explicit(&t->blocked_on, 0, memory_order_release);
+    uld_blocked_clear(t);
     /* a signal handler may have taken the slot, or the fast path away, meanwhile */
     if (r != 0 || uld_fast_self != t || f->addr != addr || f->prev_key != fw->pk)
         return 0;
@@ -180,8 +193,7 @@ uld_fast_sem_waited(const struct uld_fast_wait *fw, const void *sem, int r, uint
     } else {
         uld_fast_self = NULL; /* first: a signal handler from here on takes the full path */
     }
-    t->sem_addr = addr; /* after the push: it is not taken "since" itself */
-    t->sem_nacq = 0;
+    uld_sem_taken_since(t, addr);
     return 1;
 }
 
@@ -199,15 +211,13 @@ static inline __attribute__((always_inline)) int uld_fast_sem_tried(const void *
     if (!t)
         return 0;
     int depth = t->depth;
-    uint64_t pk = uld_fast_key(t->stack[depth].chain_key, t->sigctx, ULD_MODE_TRY);
-    const struct uld_fast *f = &t->fast[uld_fast_slot(addr, pk)];
-    if (f->addr != addr || f->prev_key != pk || depth >= ULD_MAX_HELD ||
-        f->type != ULD_TYPE_SEM || f->lock->id != f->lock_id ||
+    uint64_t pk;
+    const struct uld_fast *f = uld_fast_find(t, addr, ULD_MODE_TRY, &pk);
+    if (!f || depth >= ULD_MAX_HELD || f->type != ULD_TYPE_SEM ||
         !atomic_load_explicit(&f->lock->wait->binary, memory_order_relaxed))
         return 0;
     uld_fast_push(t, &t->stack[depth], depth, f, addr, ip);
-    t->sem_addr = addr; /* after the push: it is not taken "since" itself */
-    t->sem_nacq = 0;
+    uld_sem_taken_since(t, addr);
     return 1;
 }
 

@@ -257,8 +257,7 @@ void uld_sem_acquired(const void *sem, int waited, uintptr_t ip)
         if (waited)
             sem_token_memo(t, (uintptr_t)sem, a.prev_key);
     }
-    t->sem_addr = (uintptr_t)sem; /* after the push: it is not taken "since" itself */
-    t->sem_nacq = 0;
+    uld_sem_taken_since(t, (uintptr_t)sem);
     uld_leave();
 }
 
@@ -368,7 +367,7 @@ void uld_block_end(void)
 {
     struct uld_thread *t = uld_self;
     if (t && t != ULD_THREAD_DEAD)
-        atomic_store_explicit(&t->blocked_on, 0, memory_order_release);
+        uld_blocked_clear(t);
 }
 
 void uld_join_begin(const void *thread_obj, uintptr_t ip)

@@ -14,14 +14,14 @@
 
 static const struct uld_lockdesc sem_desc = {.type = ULD_TYPE_SEM, .flags = 0};
 
-/* After a blocking wait that returned r, its token or its timeout.  errno
- * passes through. */
-static __attribute__((noinline)) void sem_waited_slow(sem_t *s, int r, uintptr_t ip)
+/* A wait (waited) or try that returned r: its token, or its timeout.
+ * errno passes through. */
+static __attribute__((noinline)) void sem_took_slow(sem_t *s, int r, int waited, uintptr_t ip)
 {
     int e = errno;
     if (r == 0)
-        uld_sem_acquired(s, 1, ip);
-    else if (e == ETIMEDOUT)
+        uld_sem_acquired(s, waited, ip);
+    else if (waited && e == ETIMEDOUT)
         uld_wait_timed_out(s, ip);
     errno = e;
 }
@@ -39,7 +39,7 @@ static __attribute__((noinline)) void sem_waited_slow(sem_t *s, int r, uintptr_t
         uld_block_begin(s, ip);                                              \
         int r_ = REAL(name)(UNPAREN args);                                   \
         uld_block_end();                                                     \
-        sem_waited_slow(s, r_, ip);                                          \
+        sem_took_slow(s, r_, 1, ip);                                         \
         return r_;                                                           \
     }                                                                        \
     ULD_WRAPPER int name(UNPAREN params)                                     \
@@ -49,7 +49,7 @@ static __attribute__((noinline)) void sem_waited_slow(sem_t *s, int r, uintptr_t
             return name##_slow(UNPAREN args, CALLER_IP);                     \
         int r_ = uld_real.name(UNPAREN args);                                \
         if (__builtin_expect(!uld_fast_sem_waited(&fw_, s, r_, CALLER_IP), 0)) \
-            sem_waited_slow(s, r_, CALLER_IP);                               \
+            sem_took_slow(s, r_, 1, CALLER_IP);                              \
         return r_;                                                           \
     }
 
@@ -86,11 +86,7 @@ static __attribute__((noinline)) int sem_trywait_slow(sem_t *s, uintptr_t ip)
 {
     uld_preload_ensure();
     int r = REAL(sem_trywait)(s);
-    if (r == 0) {
-        int e = errno;
-        uld_sem_acquired(s, 0, ip);
-        errno = e;
-    }
+    sem_took_slow(s, r, 0, ip);
     return r;
 }
 
@@ -99,11 +95,8 @@ ULD_WRAPPER int sem_trywait(sem_t *s)
     if (!__builtin_expect(uld_fast_self != NULL, 1))
         return sem_trywait_slow(s, CALLER_IP);
     int r = uld_real.sem_trywait(s);
-    if (r == 0 && !__builtin_expect(uld_fast_sem_tried(s, CALLER_IP), 1)) {
-        int e = errno;
-        uld_sem_acquired(s, 0, CALLER_IP);
-        errno = e;
-    }
+    if (r == 0 && !__builtin_expect(uld_fast_sem_tried(s, CALLER_IP), 1))
+        sem_took_slow(s, r, 0, CALLER_IP);
     return r;
 }
 

@@ -270,6 +270,19 @@ static inline void uld_blocked_set(struct uld_thread *t, const void *lock, uintp
     atomic_store_explicit(&t->blocked_stack, 0, memory_order_relaxed);
     atomic_store_explicit(&t->blocked_on, (uintptr_t)lock, memory_order_release);
 }
+/* ... and is not blocked any more. */
+static inline void uld_blocked_clear(struct uld_thread *t)
+{
+    atomic_store_explicit(&t->blocked_on, 0, memory_order_release);
+}
+/* A wait or try took a token of the semaphore at sem: the locks taken from
+ * now until its post may be what the post needs (sem_acq).  After the
+ * token's own push: it is not taken "since" itself. */
+static inline void uld_sem_taken_since(struct uld_thread *t, uintptr_t sem)
+{
+    t->sem_addr = sem;
+    t->sem_nacq = 0;
+}
 /* Index of the newest entry for addr, or -1. */
 int uld_held_find(const struct uld_thread *t, uintptr_t addr) ULD_HIDDEN;
 /* Is t running a one-time initialiser (pthread_once, a C++ static guard)? */
