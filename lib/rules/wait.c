@@ -49,16 +49,21 @@ static char barrier_class_key;
 #define BAR_PARTS 8
 
 /*
- * A thread's needs that are not graph edges yet.  The thread appends
- * without graph_lock (the entry, then the count with release); everything
- * else (a joiner's read, the thread's compaction, reset and detach) holds
+ * A thread's needs that are not graph edges yet: v[base..n).  The thread
+ * appends without graph_lock (the entry, then the count with release) and
+ * forgets what it needed so far by moving `base` up to the count (an
+ * announcement), also without it; everything that moves entries or lowers
+ * the bounds (a joiner's read, the thread's compaction and detach) holds
  * graph_lock, so a reader under it sees whole entries below the count it
- * loaded.  `waited` is set by a join made holding locks: from then on the
- * thread records each new need at once (a store then a load on both sides,
- * with a full fence between: one of the two sees the other's store).
+ * loaded: no entry at or above a base it read is written until the next
+ * compaction.  `waited` is set by a join made holding locks: from then on
+ * the thread records each new need at once, and forgets under graph_lock
+ * (a store then a load on both sides, with a full fence between: one of
+ * the two sees the other's store).
  */
 struct uld_end_needs {
     _Atomic int n;
+    _Atomic int base;
     _Atomic int waited;
     int tid;
     uint32_t serial;
@@ -192,7 +197,7 @@ static void needs_record(struct uld_thread *t, struct uld_lock *w, struct uld_en
                          int search, uintptr_t ip)
 {
     int n = atomic_load_explicit(&en->n, memory_order_acquire);
-    for (int i = 0; i < n; i++) {
+    for (int i = atomic_load_explicit(&en->base, memory_order_relaxed); i < n; i++) {
         const struct end_need *x = &en->v[i];
         struct uld_need_origin o = {x->stack, en->tid, en->serial};
         if (needed_live(&x->nd))
@@ -200,14 +205,14 @@ static void needs_record(struct uld_thread *t, struct uld_lock *w, struct uld_en
     }
 }
 
-/* The list is full: drop the needs of locks gone since, else move them all
- * into the graph.  Returns the new count.  Takes graph_lock. */
+/* The list is full: drop the needs forgotten or of locks gone since, else
+ * move them all into the graph.  Returns the new count.  Takes graph_lock. */
 static int needs_make_room(struct uld_thread *t, struct uld_end_needs *en)
 {
     int saved = errno;
     uld_mutex_lock(&uld_graph_lock);
     int k = 0;
-    for (int i = 0; i < NEEDS_LIST; i++)
+    for (int i = atomic_load_explicit(&en->base, memory_order_relaxed); i < NEEDS_LIST; i++)
         if (needed_live(&en->v[i].nd))
             en->v[k++] = en->v[i];
     if (k == NEEDS_LIST) {
@@ -215,6 +220,7 @@ static int needs_make_room(struct uld_thread *t, struct uld_end_needs *en)
             needs_record(t, own_end, en, own_end->node.in != NULL, 0);
         k = 0;
     }
+    atomic_store_explicit(&en->base, 0, memory_order_relaxed);
     atomic_store_explicit(&en->n, k, memory_order_release);
     uld_mutex_unlock(&uld_graph_lock);
     uld_report_flush();
@@ -344,21 +350,37 @@ static void set_aside_taken(struct uld_thread *t, uint64_t bits)
  * took and let go before (Knot's dt_join: the worker's idle-loop
  * notify_mx, released before its final report under report_mx).  Those
  * acquisitions stop counting; a later acquisition of any lock is recorded
- * again (its memo entries set aside).  Costs one graph_lock per
- * announcement, and a slow-path take-back (no lookup, no global lock) per
- * forgotten lock at its next acquisition, only for threads whose end has
- * recorded needs: Python drops its GIL this way at every switch.
+ * again (its memo entries set aside).  Lock-free unless the needs are in
+ * the graph already (a join made holding locks, a full list moved there):
+ * the noted ones are forgotten by moving the list's base; each forgotten
+ * lock's next acquisition takes its memo entry back (fastpath.h) to be
+ * noted again.  Python drops its GIL this way at every switch, a thread
+ * pool's worker at every notify.
  */
 void uld_wait_announced(struct uld_thread *t)
 {
     struct uld_lock *w = own_end;
     struct uld_end_needs *en = own_needs;
-    if (!w || t->depth == 0 ||
-        (!w->node.out && !(en && atomic_load_explicit(&en->n, memory_order_relaxed))))
+    if (!w || t->depth == 0)
         return;
+    int n = en ? atomic_load_explicit(&en->n, memory_order_relaxed) : 0;
+    int base = en ? atomic_load_explicit(&en->base, memory_order_relaxed) : 0;
+    if (!w->node.out && n == base)
+        return; /* nothing noted since the last one */
+    uint64_t bits = 0;
+    if (en && !w->node.out && !atomic_load_explicit(&en->waited, memory_order_relaxed)) {
+        for (int i = base; i < n; i++)
+            bits |= forget_taken(en->v[i].nd.id);
+        atomic_store_explicit(&en->base, n, memory_order_release);
+        atomic_thread_fence(memory_order_seq_cst); /* see struct uld_end_needs */
+        if (!atomic_load_explicit(&en->waited, memory_order_relaxed)) {
+            set_aside_taken(t, bits);
+            return;
+        }
+        /* a join holding locks came meanwhile: it may have recorded them */
+    }
     int saved = errno;
     uld_mutex_lock(&uld_graph_lock);
-    uint64_t bits = 0;
     if (w->id == own_end_id) {
         struct uld_edge *e = w->node.out;
         while (e) {
@@ -369,9 +391,10 @@ void uld_wait_announced(struct uld_thread *t)
         }
     }
     if (en) {
-        int n = atomic_load_explicit(&en->n, memory_order_relaxed);
-        for (int i = 0; i < n; i++)
+        n = atomic_load_explicit(&en->n, memory_order_relaxed);
+        for (int i = atomic_load_explicit(&en->base, memory_order_relaxed); i < n; i++)
             bits |= forget_taken(en->v[i].nd.id);
+        atomic_store_explicit(&en->base, 0, memory_order_relaxed);
         atomic_store_explicit(&en->n, 0, memory_order_release);
     }
     uld_mutex_unlock(&uld_graph_lock);
