@@ -4,6 +4,7 @@
  * use, and dispatch to the checks (rules/check.c) on a miss.
  */
 #include "entry.h"
+#include "fastpath.h"
 #include "base/tablefull.h"
 
 #include "model/chain.h"
@@ -346,6 +347,46 @@ static int take_back(struct uld_thread *t, struct uld_acq *a, uintptr_t addr,
     f->addr = addr;
     t->fast_hits++;
     return 1;
+}
+
+/*
+ * The fast path met the memo entry for this acquisition set aside: pushed
+ * as its hit would be, with the notes a hit skips, and taken back, inside
+ * the validator (uld_busy) but with no lookup, no chain-cache probe and no
+ * global lock.  After a wake-up made holding a lock (a worker's notify,
+ * the GIL's switch) each lock's next acquisition comes here.  Only where
+ * the notes are exact before the real call: a trylock notes nothing, a
+ * blocking acquisition that never fails notes what it is sure to take.
+ * 0: the full path (take_back).
+ */
+int uld_fast_take_back(const void *lock, const uint64_t *tag, unsigned mode, uintptr_t ip)
+{
+    struct uld_thread *t = uld_fast_self;
+    uintptr_t addr = (uintptr_t)lock;
+    if (!t || !t->fast_aside || t->in_signal) /* in a handler, a note may capture a stack: the big stack's job */
+        return 0;
+    int depth = t->depth;
+    uint64_t pk = uld_fast_key(t->stack[depth].chain_key, t->sigctx, mode);
+    unsigned slot = uld_fast_slot(addr, pk);
+    struct uld_fast *f = &t->fast[slot];
+    if (f->addr != ~addr) /* the common miss, a first acquisition: nothing touched */
+        return 0;
+    uld_busy = 1;
+    uld_fast_self = NULL; /* a signal handler from here on passes through */
+    int hit = f->addr == ~addr && f->prev_key == pk && depth < ULD_MAX_HELD &&
+              f->lock->id == f->lock_id && ((mode & ULD_MODE_TRY) || f->sure) &&
+              (!f->tag || (tag && __atomic_load_n(tag, __ATOMIC_RELAXED) == f->tag));
+    if (hit) {
+        f->addr = addr;
+        if (!(mode & ULD_MODE_TRY)) {
+            t->fast_noted |= 1ull << slot;
+            uld_wait_note_acquire(t, f->lock, 0, mode, ip);
+            uld_wait_note_taken(f->lock, 0, mode, ip);
+        }
+        uld_fast_push(t, &t->stack[depth], depth, f, addr, ip);
+    }
+    uld_leave();
+    return hit ? ULD_FAST_PUSHED + f->sure : 0;
 }
 
 /*

@@ -61,6 +61,11 @@ uld_fast_find(struct uld_thread *t, uintptr_t addr, unsigned mode, uint64_t *pk)
     return f;
 }
 
+/* For the wrappers' slow paths: a miss on the memo entry set aside
+ * (thread.h) for this very acquisition, taken back (acquire.c);
+ * uld_fast_acquire's results. */
+int uld_fast_take_back(const void *lock, const uint64_t *tag, unsigned mode, uintptr_t ip);
+
 /*
  * Try the fast path for an acquisition in `mode` (ULD_MODE_*); 0: not
  * pushed, else ULD_FAST_PUSHED or ULD_FAST_SURE.  `tag` is where the object
@@ -236,6 +241,34 @@ static inline __attribute__((always_inline)) int uld_fast_sem_post(const void *s
     t->depth = depth - 1;
     if (t->sem_addr == (uintptr_t)sem)
         t->sem_addr = 0;
+    return 1;
+}
+
+/* uld_fast_wake's announcement (rules/wait.h), inside the validator (waits.c). */
+void uld_fast_announce(struct uld_thread *t);
+
+/*
+ * A wake-up (a condvar's signal or broadcast, a semaphore's post that is
+ * no token's release) whose check is memoised (waits.c's wait_memo: an
+ * entry of mode ULD_MODE_WAKE) is only noted on its wait object, and one
+ * made holding locks announces, as waits.c's wake does.  Not after this
+ * thread's own wait on the semaphore (the post's key has the locks taken
+ * since), nor once the semaphore is used as a lock again (its post may be
+ * a release).  1: done, the caller wakes.
+ */
+static inline __attribute__((always_inline)) int uld_fast_wake(const void *obj)
+{
+    struct uld_thread *t = uld_fast_self;
+    uintptr_t addr = (uintptr_t)obj;
+    if (!t || t->sem_addr == addr)
+        return 0;
+    uint64_t pk;
+    const struct uld_fast *f = uld_fast_find(t, addr, ULD_MODE_WAKE, &pk);
+    if (!f || atomic_load_explicit(&f->lock->wait->binary, memory_order_relaxed))
+        return 0;
+    uld_wait_note_waker(f->lock, t->serial);
+    if (t->depth)
+        uld_fast_announce(t);
     return 1;
 }
 

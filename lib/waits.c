@@ -184,17 +184,19 @@ void uld_sem_destroying(const void *sem)
 }
 
 /*
- * A wait whose check is cached, by a thread that is not the semaphore's only
- * waker (that key changes when a second thread posts): with the same held
- * chain (which never holds the semaphore itself: chain keys name
- * instances) the fast path (fastpath.h) skips the check.
+ * A wait or wake-up (mode) on w whose check is cached: with the same held
+ * chain (which never holds a semaphore whose post this is: chain keys name
+ * instances) the fast path (fastpath.h) skips the check.  For a wait, not
+ * by the semaphore's only waker (that key changes when a second thread
+ * posts); for a wake-up, not by a thread new to w (never cached), not
+ * after this thread's own wait on it (its key has the locks taken since).
  */
-static void sem_wait_memo(struct uld_thread *t, struct uld_lock *w, uintptr_t addr)
+static void wait_memo(struct uld_thread *t, struct uld_lock *w, uintptr_t addr, unsigned mode)
 {
-    uint64_t pk = uld_fast_key(uld_held_top_key(t), t->sigctx, ULD_MODE_WAIT);
+    uint64_t pk = uld_fast_key(uld_held_top_key(t), t->sigctx, mode);
     t->fast[uld_fast_slot(addr, pk)] = (struct uld_fast){
         .addr = addr, .prev_key = pk, .lock = w,
-        .ids = {w->id, w->id, 0, ULD_MODE_WAIT, 0, w->type}};
+        .ids = {w->id, w->id, 0, (uint8_t)mode, 0, w->type}};
 }
 
 /*
@@ -233,7 +235,7 @@ void uld_sem_wait_begin(const void *sem, uintptr_t ip)
         uint64_t extra = wait_key_extra(t, w);
         if (check_once(t, w, ULD_MODE_WAIT, ip, uld_check_wait, cacheable, extra) &&
             !extra && w->type == ULD_TYPE_SEM && w->wait && w->id)
-            sem_wait_memo(t, w, addr);
+            wait_memo(t, w, addr, ULD_MODE_WAIT);
     }
     uld_leave();
 }
@@ -295,8 +297,10 @@ static void wake(struct uld_thread *t, const void *obj, int type, uintptr_t ip)
         uld_wait_note_waker(w, t->serial);
     if (t->depth)
         uld_wait_announced(t);
-    if (w && !t->disabled)
-        check_once(t, w, ULD_MODE_WAKE, ip, uld_check_wake, cacheable, extra);
+    if (w && !t->disabled &&
+        check_once(t, w, ULD_MODE_WAKE, ip, uld_check_wake, cacheable, extra) && !extra &&
+        w->wait && w->id && !t->in_signal)
+        wait_memo(t, w, (uintptr_t)obj, ULD_MODE_WAKE);
     if (after_wait)
         t->sem_addr = 0; /* the post ends what the wait began (also when cached) */
 }
@@ -317,6 +321,14 @@ static void sem_released(struct uld_thread *t, const void *sem)
     uld_held_drop(t, (uintptr_t)sem);
     if (t->sem_addr == (uintptr_t)sem)
         t->sem_addr = 0;
+}
+
+void uld_fast_announce(struct uld_thread *t)
+{
+    uld_busy = 1;
+    uld_fast_self = NULL; /* a signal handler from here on passes through */
+    uld_wait_announced(t);
+    uld_leave();
 }
 
 static void wake_on_stack(void *arg)

@@ -9,6 +9,8 @@
 #include "glibc.h"
 #include "real.h"
 
+#include "../lib/fastpath.h"
+
 #include <errno.h>
 
 static const struct uld_lockdesc cond_desc = {.type = ULD_TYPE_COND, .flags = 0};
@@ -85,6 +87,8 @@ static int destroy_worker(cond_fn *real, pthread_cond_t *c, uintptr_t ip)
 
 static int wake_worker(cond_fn *real, pthread_cond_t *c, uintptr_t ip)
 {
+    if (__builtin_expect(uld_fast_wake(c), 1))
+        return real ? real(c) : ENOSYS;
     uld_preload_ensure();
     uld_wake(c, ULD_TYPE_COND, ip);
     return real ? real(c) : ENOSYS;

@@ -43,9 +43,15 @@
  * before the thread blocks), call it, record the outcome.  In a fork child,
  * first check for a lock another thread held at fork.
  */
-#define ACQUIRE_SLOW(lockp, desc, af, owner, real_call)                      \
+#define ACQUIRE_SLOW(lockp, tag_word, desc, af, owner, real_call)            \
     do {                                                                     \
         struct uld_acq acq_;                                                 \
+        if (uld_fast_take_back((const void *)(lockp), (tag_word), (af), ip)) { \
+            int f_ = real_call;                                              \
+            if (__builtin_expect(f_ != 0 && f_ != EOWNERDEAD, 0))            \
+                return fast_failed(f_, ip);                                  \
+            return f_;                                                       \
+        }                                                                    \
         uld_preload_ensure();                                                \
         if (__builtin_expect(uld_forked_child, 0))                           \
             uld_fork_child_touch((const void *)(lockp), (owner), ip);        \
@@ -72,7 +78,7 @@ static __attribute__((noinline, cold)) int fast_failed(int err, uintptr_t ip)
 #define LOCK_WRAPPER(name, lockp, params, args, tag_word, af, untimed, desc, owner) \
     static __attribute__((noinline)) int name##_slow(UNPAREN params, uintptr_t ip) \
     {                                                                        \
-        ACQUIRE_SLOW(lockp, desc, af, owner, REAL(name)(UNPAREN args));      \
+        ACQUIRE_SLOW(lockp, tag_word, desc, af, owner, REAL(name)(UNPAREN args)); \
     }                                                                        \
     ULD_WRAPPER int name(UNPAREN params)                                     \
     {                                                                        \

@@ -107,10 +107,11 @@ static __attribute__((noinline)) int sem_post_slow(sem_t *s, uintptr_t ip)
     return REAL(sem_post)(s);
 }
 
-/* The post of a token this thread holds is its release (fastpath.h). */
+/* The post of a token this thread holds is its release, any other a
+ * wake-up (fastpath.h). */
 ULD_WRAPPER int sem_post(sem_t *s)
 {
-    if (__builtin_expect(uld_fast_sem_post(s), 1))
+    if (__builtin_expect(uld_fast_sem_post(s) || uld_fast_wake(s), 1))
         return uld_real.sem_post(s);
     return sem_post_slow(s, CALLER_IP);
 }
