@@ -102,6 +102,8 @@ ULD_WRAPPER int sem_trywait(sem_t *s)
 
 static __attribute__((noinline)) int sem_post_slow(sem_t *s, uintptr_t ip)
 {
+    if (uld_fast_wake(s)) /* here, not in sem_post: a release saves no registers for it */
+        return uld_real.sem_post(s);
     uld_preload_ensure();
     uld_wake(s, ULD_TYPE_SEM, ip);
     return REAL(sem_post)(s);
@@ -111,7 +113,7 @@ static __attribute__((noinline)) int sem_post_slow(sem_t *s, uintptr_t ip)
  * wake-up (fastpath.h). */
 ULD_WRAPPER int sem_post(sem_t *s)
 {
-    if (__builtin_expect(uld_fast_sem_post(s) || uld_fast_wake(s), 1))
+    if (__builtin_expect(uld_fast_sem_post(s), 1))
         return uld_real.sem_post(s);
     return sem_post_slow(s, CALLER_IP);
 }
