@@ -359,18 +359,17 @@ static int take_back(struct uld_thread *t, struct uld_acq *a, uintptr_t addr,
  * blocking acquisition that never fails notes what it is sure to take.
  * 0: the full path (take_back).
  */
-int uld_fast_take_back(const void *lock, const uint64_t *tag, unsigned mode, uintptr_t ip)
+int uld_fast_take_back_entry(const void *lock, const uint64_t *tag, unsigned mode,
+                             uintptr_t ip)
 {
     struct uld_thread *t = uld_fast_self;
     uintptr_t addr = (uintptr_t)lock;
-    if (!t || !t->fast_aside || t->in_signal) /* in a handler, a note may capture a stack: the big stack's job */
+    if (!t || t->in_signal) /* in a handler, a note may capture a stack: the big stack's job */
         return 0;
     int depth = t->depth;
     uint64_t pk = uld_fast_key(t->stack[depth].chain_key, t->sigctx, mode);
     unsigned slot = uld_fast_slot(addr, pk);
     struct uld_fast *f = &t->fast[slot];
-    if (f->addr != ~addr) /* the common miss, a first acquisition: nothing touched */
-        return 0;
     uld_busy = 1;
     uld_fast_self = NULL; /* a signal handler from here on passes through */
     int hit = f->addr == ~addr && f->prev_key == pk && depth < ULD_MAX_HELD &&
@@ -380,8 +379,7 @@ int uld_fast_take_back(const void *lock, const uint64_t *tag, unsigned mode, uin
         f->addr = addr;
         if (!(mode & ULD_MODE_TRY)) {
             t->fast_noted |= 1ull << slot;
-            uld_wait_note_acquire(t, f->lock, 0, mode, ip);
-            uld_wait_note_taken(f->lock, 0, mode, ip);
+            uld_wait_note_hit(t, f->lock, mode, ip);
         }
         uld_fast_push(t, &t->stack[depth], depth, f, addr, ip);
     }

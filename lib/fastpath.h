@@ -62,9 +62,21 @@ uld_fast_find(struct uld_thread *t, uintptr_t addr, unsigned mode, uint64_t *pk)
 }
 
 /* For the wrappers' slow paths: a miss on the memo entry set aside
- * (thread.h) for this very acquisition, taken back (acquire.c);
- * uld_fast_acquire's results. */
-int uld_fast_take_back(const void *lock, const uint64_t *tag, unsigned mode, uintptr_t ip);
+ * (thread.h) for this very acquisition is taken back (acquire.c), with
+ * uld_fast_acquire's results; any other miss touches nothing. */
+int uld_fast_take_back_entry(const void *lock, const uint64_t *tag, unsigned mode, uintptr_t ip);
+static inline int uld_fast_take_back(const void *lock, const uint64_t *tag, unsigned mode,
+                                     uintptr_t ip)
+{
+    struct uld_thread *t = uld_fast_self;
+    uintptr_t addr = (uintptr_t)lock;
+    if (!t || !t->fast_aside)
+        return 0;
+    uint64_t pk = uld_fast_key(t->stack[t->depth].chain_key, t->sigctx, mode);
+    if (t->fast[uld_fast_slot(addr, pk)].addr != ~addr)
+        return 0;
+    return uld_fast_take_back_entry(lock, tag, mode, ip);
+}
 
 /*
  * Try the fast path for an acquisition in `mode` (ULD_MODE_*); 0: not

@@ -156,7 +156,8 @@ void uld_wait_thread_begins(struct uld_thread *t)
 
 /* A blocking acquisition that succeeded (a timed one that expired did not
  * need the lock to get anywhere); lock-free. */
-void uld_wait_note_taken(struct uld_lock *l, unsigned subclass, unsigned mode, uintptr_t ip)
+static inline void note_taken(struct uld_lock *l, unsigned subclass, unsigned mode,
+                              uintptr_t ip)
 {
     struct uld_needed n = {l, l->id, (uint8_t)subclass, (uint8_t)mode, ip};
     if (nsince < SINCE_MAX) {
@@ -276,8 +277,8 @@ static void need_record_now(struct uld_thread *t, const struct uld_needed *nd, u
  * The need is noted in the thread's list, with no global lock and no stack
  * capture after the first at each (class, site); a join made holding locks
  * turns the list into graph edges (uld_join_begin). */
-void uld_wait_note_acquire(struct uld_thread *t, struct uld_lock *l, unsigned subclass,
-                           unsigned mode, uintptr_t ip)
+static inline void note_acquire(struct uld_thread *t, struct uld_lock *l, unsigned subclass,
+                                unsigned mode, uintptr_t ip)
 {
     struct uld_end_needs *en = own_needs;
     if (!en || needs_seen[l->id % NEEDS_FILTER] == l->id || uld_is_wait_type(l->type))
@@ -293,6 +294,24 @@ void uld_wait_note_acquire(struct uld_thread *t, struct uld_lock *l, unsigned su
     atomic_thread_fence(memory_order_seq_cst); /* see struct uld_end_needs */
     if (atomic_load_explicit(&en->waited, memory_order_relaxed))
         need_record_now(t, &nd, ip);
+}
+
+/* One caller each (acquire.c's slow path), so each stays inline there. */
+void uld_wait_note_acquire(struct uld_thread *t, struct uld_lock *l, unsigned subclass,
+                           unsigned mode, uintptr_t ip)
+{
+    note_acquire(t, l, subclass, mode, ip);
+}
+
+void uld_wait_note_taken(struct uld_lock *l, unsigned subclass, unsigned mode, uintptr_t ip)
+{
+    note_taken(l, subclass, mode, ip);
+}
+
+void uld_wait_note_hit(struct uld_thread *t, struct uld_lock *l, unsigned mode, uintptr_t ip)
+{
+    note_acquire(t, l, 0, mode, ip);
+    note_taken(l, 0, mode, ip);
 }
 
 /* The thread ends: what it needed stays with its end until the join. */
