@@ -320,9 +320,10 @@ static void report_held_limit(void)
 /*
  * A memo entry set aside (thread.h) for this very acquisition: validated as
  * the fast path's would be, it is pushed as a hit, with the notes a hit
- * skips (the caller's), and taken back.  No lookup, no chain-cache probe: a wake-up made
- * holding a lock (the GIL's every switch) forgets the thread's needs, and
- * each lock's next acquisition comes here.  0: the full path.
+ * skips (the caller's), and taken back.  No lookup, no chain-cache probe.
+ * The wrappers' uld_fast_take_back takes most entries back before this;
+ * here come the rest (an acquisition that may fail, one in a signal
+ * handler, one through the annotation API).  0: the full path.
  */
 static int take_back(struct uld_thread *t, struct uld_acq *a, uintptr_t addr,
                      struct uld_lockdesc d, unsigned mode)

@@ -158,7 +158,7 @@ static inline int uld_fast_release_below(const void *lock)
 
 /*
  * Semaphores.  A blocking wait whose check is memoised (waits.c's
- * sem_wait_memo: an entry of mode ULD_MODE_WAIT) is published as blocked,
+ * wait_memo: an entry of mode ULD_MODE_WAIT) is published as blocked,
  * for the kill-time report, and goes straight to the real wait; after it,
  * uld_fast_sem_waited does what uld_sem_acquired would, from the same entry.
  */
