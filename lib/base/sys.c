@@ -44,6 +44,21 @@ static void futex_wake_one(_Atomic int *addr)
  * validator's atfork handlers hold its locks across fork(), and a signal
  * handler may run on the forking thread in between.
  */
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ volatile("yield");
+#endif
+}
+
+/* How long a thread spins for a validator lock before it sleeps: its holders
+ * keep it for a few hundred instructions (a record made, a chain checked),
+ * much less than a futex sleep and wake-up, which would also put the holder
+ * behind the sleeper on a busy CPU. */
+#define SPINS 100
+
 void uld_mutex_lock(struct uld_mutex *m)
 {
     int self = uld_gettid();
@@ -52,14 +67,21 @@ void uld_mutex_lock(struct uld_mutex *m)
         return;
     }
     int c = 0;
-    if (!atomic_compare_exchange_strong(&m->state, &c, 1)) {
-        if (c != 2)
-            c = atomic_exchange(&m->state, 2);
-        while (c != 0) {
-            futex_wait(&m->state, 2);
-            c = atomic_exchange(&m->state, 2);
-        }
+    if (atomic_compare_exchange_strong(&m->state, &c, 1))
+        goto owned;
+    for (int i = 0; i < SPINS && c == 1; i++) { /* held, nobody asleep: spin */
+        cpu_relax();
+        c = atomic_load_explicit(&m->state, memory_order_relaxed);
+        if (c == 0 && atomic_compare_exchange_strong(&m->state, &c, 1))
+            goto owned;
     }
+    if (c != 2)
+        c = atomic_exchange(&m->state, 2);
+    while (c != 0) {
+        futex_wait(&m->state, 2);
+        c = atomic_exchange(&m->state, 2);
+    }
+owned:
     atomic_store_explicit(&m->owner, self, memory_order_relaxed);
     m->depth = 1;
 }
