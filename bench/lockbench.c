@@ -7,7 +7,7 @@
  *
  *   lockbench [--threads N] [--depth D] [--locks L] [--kind K] [--shared]
  *             [--iters N] [--churn stack|heap] [--api pthread|c11]
- *   K: mutex | rwlock-read | rwlock-write | spin | sem | sem-try | mutex-signal
+ *   K: mutex | rwlock-read | rwlock-write | spin | sem | sem-try | mutex-signal | rwlock-signal
  *      | init-destroy | init-lock-destroy
  *
  * --api c11 runs the mutex loop through <threads.h> (mtx_lock/mtx_unlock).
@@ -36,12 +36,13 @@
 #include <time.h>
 
 enum kind {
-    K_MUTEX, K_RWREAD, K_RWWRITE, K_SPIN, K_SEM, K_SEMTRY, K_SIGNAL, K_INIT_DESTROY, K_INIT_LOCK_DESTROY
+    K_MUTEX, K_RWREAD, K_RWWRITE, K_SPIN, K_SEM, K_SEMTRY, K_SIGNAL, K_RWSIGNAL, K_INIT_DESTROY,
+    K_INIT_LOCK_DESTROY
 };
-#define NKINDS 9
+#define NKINDS 10
 static const char *const kind_names[NKINDS] = {"mutex", "rwlock-read", "rwlock-write", "spin",
-                                               "sem", "sem-try", "mutex-signal", "init-destroy",
-                                               "init-lock-destroy"};
+                                               "sem", "sem-try", "mutex-signal", "rwlock-signal",
+                                               "init-destroy", "init-lock-destroy"};
 static const char *const churn_names[] = {"", " churn=stack", " churn=heap"};
 
 union lock {
@@ -77,6 +78,7 @@ static void lock_init(union lock *l)
         break;
     case K_RWREAD:
     case K_RWWRITE:
+    case K_RWSIGNAL:
         pthread_rwlock_init(&l->rw, NULL);
         break;
     case K_SPIN:
@@ -128,6 +130,9 @@ WORKER_LOOP(loop_spin, SPIN_ACQ, SPIN_REL)
 WORKER_LOOP(loop_sem, SEM_ACQ, SEM_REL)
 WORKER_LOOP(loop_semtry, SEMTRY_ACQ, SEM_REL)
 WORKER_LOOP(loop_signal, SIGNAL_ACQ, MUTEX_REL)
+/* the same under rwlocks taken for writing (acquisitions that may fail) */
+#define RWSIGNAL_ACQ(l) (pthread_rwlock_wrlock(&(l)->rw), pthread_cond_signal(&notify))
+WORKER_LOOP(loop_rwsignal, RWSIGNAL_ACQ, RW_REL)
 WORKER_LOOP(loop_c11, C11_ACQ, C11_REL)
 
 /* A lock's whole life, `depth` mutexes per iteration (--depth 1: one lifetime each). */
@@ -158,6 +163,7 @@ static void lock_destroy(union lock *l)
         break;
     case K_RWREAD:
     case K_RWWRITE:
+    case K_RWSIGNAL:
         pthread_rwlock_destroy(&l->rw);
         break;
     case K_SPIN:
@@ -176,7 +182,8 @@ static void lock_destroy(union lock *l)
 static void churn_loop(long iters)
 {
     static void (*const loops[])(union lock *, long, int, int) = {
-        loop_mutex, loop_rwread, loop_rwwrite, loop_spin, loop_sem, loop_semtry, loop_signal};
+        loop_mutex, loop_rwread, loop_rwwrite, loop_spin, loop_sem, loop_semtry, loop_signal,
+        loop_rwsignal};
     for (long i = 0; i < iters; i++) {
         union lock local, *l = cfg.churn == 2 ? malloc(sizeof(*l)) : &local;
         if (!l)
@@ -194,8 +201,8 @@ static void *worker(void *arg)
 {
     static void (*const loops[NKINDS])(union lock *, long, int, int) = {
         loop_mutex, loop_rwread, loop_rwwrite,      loop_spin,
-        loop_sem,   loop_semtry, loop_signal,       loop_init_destroy,
-        loop_init_lock_destroy};
+        loop_sem,   loop_semtry, loop_signal,       loop_rwsignal,
+        loop_init_destroy, loop_init_lock_destroy};
     long id = (long)arg;
     union lock *mine = all_locks + (cfg.shared ? 0 : id * cfg.locks);
     pthread_barrier_wait(&start_line);
@@ -238,7 +245,7 @@ static void parse(int argc, char **argv)
             i++;
         } else {
             fprintf(stderr, "usage: lockbench [--threads N] [--depth D] [--locks L] "
-                            "[--kind mutex|rwlock-read|rwlock-write|spin|sem|sem-try|mutex-signal|"
+                            "[--kind mutex|rwlock-read|rwlock-write|spin|sem|sem-try|mutex-signal|rwlock-signal|"
                             "init-destroy|"
                             "init-lock-destroy] [--shared] [--iters N] [--churn stack|heap] "
                             "[--api pthread|c11]\n");

@@ -355,10 +355,11 @@ static int take_back(struct uld_thread *t, struct uld_acq *a, uintptr_t addr,
  * as its hit would be, with the notes a hit skips, and taken back, inside
  * the validator (uld_busy) but with no lookup, no chain-cache probe and no
  * global lock.  After a wake-up made holding a lock (a worker's notify,
- * the GIL's switch) each lock's next acquisition comes here.  Only where
- * the notes are exact before the real call: a trylock notes nothing, a
- * blocking acquisition that never fails notes what it is sure to take.
- * 0: the full path (take_back).
+ * the GIL's switch) each lock's next acquisition comes here.  The end
+ * need is noted before the real call, as the full path does; the barrier's
+ * "taken since" once the lock is taken: now for one that cannot fail, else
+ * by the caller after the call (ULD_FAST_NOTE_TAKEN: uld_fast_taken).  A
+ * trylock notes nothing.  0: the full path (take_back).
  */
 int uld_fast_take_back_entry(const void *lock, const uint64_t *tag, unsigned mode,
                              uintptr_t ip)
@@ -374,18 +375,37 @@ int uld_fast_take_back_entry(const void *lock, const uint64_t *tag, unsigned mod
     uld_busy = 1;
     uld_fast_self = NULL; /* a signal handler from here on passes through */
     int hit = f->addr == ~addr && f->prev_key == pk && depth < ULD_MAX_HELD &&
-              f->lock->id == f->lock_id && ((mode & ULD_MODE_TRY) || f->sure) &&
+              f->lock->id == f->lock_id &&
               (!f->tag || (tag && __atomic_load_n(tag, __ATOMIC_RELAXED) == f->tag));
+    int r = 0;
     if (hit) {
         f->addr = addr;
+        r = ULD_FAST_PUSHED + f->sure;
         if (!(mode & ULD_MODE_TRY)) {
             t->fast_noted |= 1ull << slot;
-            uld_wait_note_hit(t, f->lock, mode, ip);
+            uld_wait_note_acquire(t, f->lock, 0, mode, ip);
+            if (f->sure)
+                uld_wait_note_taken(f->lock, 0, mode, ip);
+            else
+                r |= ULD_FAST_NOTE_TAKEN;
         }
         uld_fast_push(t, &t->stack[depth], depth, f, addr, ip);
     }
     uld_leave();
-    return hit ? ULD_FAST_PUSHED + f->sure : 0;
+    return r;
+}
+
+void uld_fast_taken(uintptr_t ip)
+{
+    struct uld_thread *t = uld_enter();
+    if (!t)
+        return;
+    /* the entry pushed before the call is the newest (a signal handler in
+     * between leaves the stack as it found it); its call site confirms it */
+    const struct uld_held *h = t->depth ? &t->held[t->depth - 1] : NULL;
+    if (h && h->ip == ip && h->lock->id == h->lock_id)
+        uld_wait_note_taken(h->lock, h->subclass, h->mode, ip);
+    uld_leave();
 }
 
 /*

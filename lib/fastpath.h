@@ -31,6 +31,9 @@ _Static_assert(ULD_AF_READ == ULD_MODE_READ && ULD_AF_TRY == ULD_MODE_TRY, "mode
  * result (it may tail-call it). */
 #define ULD_FAST_PUSHED 1
 #define ULD_FAST_SURE 2
+/* uld_fast_take_back's: pushed; once the real call took the lock, call
+ * uld_fast_taken (a note that holds only for an acquisition made). */
+#define ULD_FAST_NOTE_TAKEN 4
 
 /* Push what memo entry f says on t's held stack above its newest entry top,
  * stack[depth] (depth below the limit; the caller has top at hand, which
@@ -63,7 +66,9 @@ uld_fast_find(struct uld_thread *t, uintptr_t addr, unsigned mode, uint64_t *pk)
 
 /* For the wrappers' slow paths: a miss on the memo entry set aside
  * (thread.h) for this very acquisition is taken back (acquire.c), with
- * uld_fast_acquire's results; any other miss touches nothing. */
+ * uld_fast_acquire's results or ULD_FAST_NOTE_TAKEN; any other miss
+ * touches nothing. */
+void uld_fast_taken(uintptr_t ip);
 int uld_fast_take_back_entry(const void *lock, const uint64_t *tag, unsigned mode, uintptr_t ip);
 static inline int uld_fast_take_back(const void *lock, const uint64_t *tag, unsigned mode,
                                      uintptr_t ip)

@@ -46,10 +46,13 @@
 #define ACQUIRE_SLOW(lockp, tag_word, desc, af, owner, real_call)            \
     do {                                                                     \
         struct uld_acq acq_;                                                 \
-        if (uld_fast_take_back((const void *)(lockp), (tag_word), (af), ip)) { \
+        int back_ = uld_fast_take_back((const void *)(lockp), (tag_word), (af), ip); \
+        if (back_) {                                                         \
             int f_ = real_call;                                              \
             if (__builtin_expect(f_ != 0 && f_ != EOWNERDEAD, 0))            \
                 return fast_failed(f_, ip);                                  \
+            if (back_ & ULD_FAST_NOTE_TAKEN)                                 \
+                uld_fast_taken(ip);                                          \
             return f_;                                                       \
         }                                                                    \
         uld_preload_ensure();                                                \

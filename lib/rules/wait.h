@@ -18,9 +18,6 @@ void uld_wait_note_acquire(struct uld_thread *t, struct uld_lock *l, unsigned su
 /* ... and succeeded (for barriers: taken since the last pass). */
 void uld_wait_note_taken(struct uld_lock *l, unsigned subclass, unsigned mode,
                          uintptr_t ip) ULD_HIDDEN;
-/* Both, for a memo entry taken back (fastpath.h's uld_fast_take_back). */
-void uld_wait_note_hit(struct uld_thread *t, struct uld_lock *l, unsigned mode,
-                       uintptr_t ip) ULD_HIDDEN;
 /* t woke a condvar or semaphore holding locks (no validator lock held). */
 void uld_wait_announced(struct uld_thread *t) ULD_HIDDEN;
 /* ... a waker not in wo->wakers[0]: kept if there is room (lock-free). */

@@ -7,7 +7,8 @@
  * hundred jobs every acquisition and signal is a repeat of one made before
  * an announcement (fastpath.h's memo entries set aside and taken back),
  * and the worker's noted needs have wrapped its list several times.  With
- * LOCK_AFTER the worker takes stats_lock once more on its way out.  Main
+ * LOCK_AFTER the worker takes stats_lock once more on its way out (with
+ * STATS_RWLOCK an rwlock, written).  Main
  * waits for the last job's signal and joins holding stats_lock.
  */
 #include "progs.h"
@@ -17,25 +18,33 @@
 #define JOBS 200
 
 static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
+#ifdef STATS_RWLOCK /* an rwlock's write lock: an acquisition that may fail */
+static pthread_rwlock_t stats_lock = PTHREAD_RWLOCK_INITIALIZER;
+#define STATS_TAKE pthread_rwlock_wrlock
+#define STATS_RELEASE pthread_rwlock_unlock
+#else
 static pthread_mutex_t stats_lock = PTHREAD_MUTEX_INITIALIZER;
+#define STATS_TAKE pthread_mutex_lock
+#define STATS_RELEASE pthread_mutex_unlock
+#endif
 static pthread_cond_t progress = PTHREAD_COND_INITIALIZER;
 static int jobs_done, stats;
 
 static void *worker(void *arg)
 {
     for (int i = 0; i < JOBS; i++) {
-        OK(pthread_mutex_lock(&stats_lock));
+        OK(STATS_TAKE(&stats_lock));
         stats++;
-        OK(pthread_mutex_unlock(&stats_lock));
+        OK(STATS_RELEASE(&stats_lock));
         OK(pthread_mutex_lock(&queue_lock));
         jobs_done++;
         OK(pthread_cond_signal(&progress));
         OK(pthread_mutex_unlock(&queue_lock));
     }
 #ifdef LOCK_AFTER
-    OK(pthread_mutex_lock(&stats_lock)); /* after the last announcement */
+    OK(STATS_TAKE(&stats_lock)); /* after the last announcement */
     stats++;
-    OK(pthread_mutex_unlock(&stats_lock));
+    OK(STATS_RELEASE(&stats_lock));
 #endif
     usleep(100 * 1000); /* still running when joined */
     return arg;
@@ -49,9 +58,9 @@ int main(void)
         OK(pthread_cond_wait(&progress, &queue_lock));
     OK(pthread_mutex_unlock(&queue_lock));
     usleep(30 * 1000); /* the worker is past its last job by now */
-    OK(pthread_mutex_lock(&stats_lock));
+    OK(STATS_TAKE(&stats_lock));
     join_thread(t);
-    OK(pthread_mutex_unlock(&stats_lock));
+    OK(STATS_RELEASE(&stats_lock));
     printf("stats %d\n", stats);
     return 0;
 }
