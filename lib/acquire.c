@@ -317,22 +317,44 @@ static void report_held_limit(void)
     uld_mutex_unlock(&uld_graph_lock);
 }
 
+/* t's memo entry set aside (thread.h) for this very acquisition, tested as
+ * the fast path tests a hit, or NULL; its slot in *slot. */
+static inline __attribute__((always_inline)) struct uld_fast *
+entry_aside(struct uld_thread *t, uintptr_t addr, const uint64_t *tag, unsigned mode,
+            unsigned *slot)
+{
+    uint64_t pk = uld_fast_key(uld_held_top_key(t), t->sigctx, mode);
+    *slot = uld_fast_slot(addr, pk);
+    struct uld_fast *f = &t->fast[*slot];
+    if (f->addr != ~addr || f->prev_key != pk || f->lock->id != f->lock_id ||
+        (f->tag && (!tag || __atomic_load_n(tag, __ATOMIC_RELAXED) != f->tag)))
+        return NULL;
+    return f;
+}
+
+/* ... taken back: the fast path hits it again. */
+static inline void entry_back(struct uld_thread *t, struct uld_fast *f, unsigned slot,
+                              uintptr_t addr, unsigned mode)
+{
+    f->addr = addr;
+    if (!(mode & ULD_MODE_TRY))
+        t->fast_noted |= 1ull << slot;
+}
+
 /*
- * A memo entry set aside (thread.h) for this very acquisition: validated as
- * the fast path's would be, it is pushed as a hit, with the notes a hit
- * skips (the caller's), and taken back.  No lookup, no chain-cache probe.
- * The wrappers' uld_fast_take_back takes most entries back before this;
- * here come the rest (an acquisition that may fail, one in a signal
- * handler, one through the annotation API).  0: the full path.
+ * A memo entry set aside for this very acquisition: validated as the fast
+ * path's would be, it is pushed as a hit, with the notes a hit skips (the
+ * caller's), and taken back.  No lookup, no chain-cache probe.  The
+ * wrappers' uld_fast_take_back takes most entries back before this; here
+ * come the rest (one in a signal handler, one through the annotation API
+ * or pthread_once).  0: the full path.
  */
 static int take_back(struct uld_thread *t, struct uld_acq *a, uintptr_t addr,
                      struct uld_lockdesc d, unsigned mode)
 {
-    uint64_t pk = uld_fast_key(uld_held_top_key(t), t->sigctx, mode);
-    unsigned slot = uld_fast_slot(addr, pk);
-    struct uld_fast *f = &t->fast[slot];
-    if (f->addr != ~addr || f->prev_key != pk || f->lock->id != f->lock_id ||
-        (f->tag && (!d.tag || __atomic_load_n(d.tag, __ATOMIC_RELAXED) != f->tag)))
+    unsigned slot;
+    struct uld_fast *f = entry_aside(t, addr, d.tag, mode, &slot);
+    if (!f)
         return 0;
     a->lock = f->lock;
     a->lock_id = f->lock_id;
@@ -343,9 +365,7 @@ static int take_back(struct uld_thread *t, struct uld_acq *a, uintptr_t addr,
     a->key = f->key;
     a->action = ACT_PUSH;
     a->try_held = (mode & ULD_MODE_TRY) && !t->in_signal && uld_held_find(t, addr) >= 0;
-    if (!(mode & ULD_MODE_TRY))
-        t->fast_noted |= 1ull << slot;
-    f->addr = addr;
+    entry_back(t, f, slot, addr, mode);
     t->fast_hits++;
     return 1;
 }
@@ -368,21 +388,14 @@ int uld_fast_take_back_entry(const void *lock, const uint64_t *tag, unsigned mod
     uintptr_t addr = (uintptr_t)lock;
     if (!t || t->in_signal) /* in a handler, a note may capture a stack: the big stack's job */
         return 0;
-    int depth = t->depth;
-    uint64_t pk = uld_fast_key(t->stack[depth].chain_key, t->sigctx, mode);
-    unsigned slot = uld_fast_slot(addr, pk);
-    struct uld_fast *f = &t->fast[slot];
-    uld_busy = 1;
-    uld_fast_self = NULL; /* a signal handler from here on passes through */
-    int hit = f->addr == ~addr && f->prev_key == pk && depth < ULD_MAX_HELD &&
-              f->lock->id == f->lock_id &&
-              (!f->tag || (tag && __atomic_load_n(tag, __ATOMIC_RELAXED) == f->tag));
-    int r = 0;
-    if (hit) {
-        f->addr = addr;
+    uld_enter_from_fast();
+    int depth = t->depth, r = 0;
+    unsigned slot;
+    struct uld_fast *f = depth < ULD_MAX_HELD ? entry_aside(t, addr, tag, mode, &slot) : NULL;
+    if (f) {
+        entry_back(t, f, slot, addr, mode);
         r = ULD_FAST_PUSHED + f->sure;
         if (!(mode & ULD_MODE_TRY)) {
-            t->fast_noted |= 1ull << slot;
             uld_wait_note_acquire(t, f->lock, 0, mode, ip);
             if (f->sure)
                 uld_wait_note_taken(f->lock, 0, mode, ip);
@@ -400,10 +413,8 @@ void uld_fast_taken(uintptr_t ip)
     struct uld_thread *t = uld_enter();
     if (!t)
         return;
-    /* the entry pushed before the call is the newest (a signal handler in
-     * between leaves the stack as it found it); its call site confirms it */
-    const struct uld_held *h = t->depth ? &t->held[t->depth - 1] : NULL;
-    if (h && h->ip == ip && h->lock->id == h->lock_id)
+    const struct uld_held *h = uld_fast_newest(t, ip);
+    if (h && h->lock->id == h->lock_id)
         uld_wait_note_taken(h->lock, h->subclass, h->mode, ip);
     uld_leave();
 }

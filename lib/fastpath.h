@@ -111,15 +111,20 @@ uld_fast_acquire(const void *lock, const uint64_t *tag, unsigned mode, uintptr_t
     return ULD_FAST_PUSHED + f->sure;
 }
 
-/*
- * The real call failed after a fast push (trylock busy, timeout): undo it.
- * The entry is the newest (a signal handler in between leaves the stack as
- * it found it); its call site confirms it.  Returns the lock, or 0.
- */
+/* The entry a fast push made before the real call, or NULL: the newest (a
+ * signal handler in between leaves the stack as it found it); its call site
+ * confirms it. */
+static inline struct uld_held *uld_fast_newest(struct uld_thread *t, uintptr_t ip)
+{
+    return t->depth && t->held[t->depth - 1].ip == ip ? &t->held[t->depth - 1] : NULL;
+}
+
+/* The real call failed after a fast push (trylock busy, timeout): undo it.
+ * Returns the lock, or 0. */
 static inline uintptr_t uld_fast_undo(uintptr_t ip)
 {
     struct uld_thread *t = uld_self;
-    if (!t || t == ULD_THREAD_DEAD || !t->depth || t->held[t->depth - 1].ip != ip)
+    if (!t || t == ULD_THREAD_DEAD || !uld_fast_newest(t, ip))
         return 0;
     return t->held[--t->depth].addr;
 }

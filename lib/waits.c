@@ -325,8 +325,7 @@ static void sem_released(struct uld_thread *t, const void *sem)
 
 void uld_fast_announce(struct uld_thread *t)
 {
-    uld_busy = 1;
-    uld_fast_self = NULL; /* a signal handler from here on passes through */
+    uld_enter_from_fast();
     uld_wait_announced(t);
     uld_leave();
 }

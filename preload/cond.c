@@ -87,10 +87,10 @@ static int destroy_worker(cond_fn *real, pthread_cond_t *c, uintptr_t ip)
 
 static int wake_worker(cond_fn *real, pthread_cond_t *c, uintptr_t ip)
 {
-    if (__builtin_expect(uld_fast_wake(c), 1))
-        return real ? real(c) : ENOSYS;
-    uld_preload_ensure();
-    uld_wake(c, ULD_TYPE_COND, ip);
+    if (!__builtin_expect(uld_fast_wake(c), 1)) {
+        uld_preload_ensure();
+        uld_wake(c, ULD_TYPE_COND, ip);
+    }
     return real ? real(c) : ENOSYS;
 }
 

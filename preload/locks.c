@@ -24,6 +24,10 @@
  * timeout), so a lock whose acquisition never fails (a plain mutex, a
  * spinlock) jumps to the real function, as if the wrapper were not there.
  */
+/* The real call's result r says it took the lock (a robust mutex whose
+ * owner died is taken too). */
+#define TOOK(r) ((r) == 0 || (r) == EOWNERDEAD)
+
 #define ACQUIRE_FAST(lockp, tag_word, af, untimed, real_fn, args, slow_call) \
     do {                                                                     \
         int hit_ = uld_fast_acquire((const void *)(lockp), (tag_word), (af), CALLER_IP); \
@@ -31,7 +35,7 @@
             if ((untimed) && __builtin_expect(hit_ == ULD_FAST_SURE, 1))     \
                 return uld_real.real_fn(UNPAREN args);                       \
             int f_ = uld_real.real_fn(UNPAREN args);                         \
-            if (__builtin_expect(f_ != 0 && f_ != EOWNERDEAD, 0))            \
+            if (__builtin_expect(!TOOK(f_), 0))                              \
                 return fast_failed(f_, CALLER_IP);                           \
             return f_;                                                       \
         }                                                                    \
@@ -49,7 +53,7 @@
         int back_ = uld_fast_take_back((const void *)(lockp), (tag_word), (af), ip); \
         if (back_) {                                                         \
             int f_ = real_call;                                              \
-            if (__builtin_expect(f_ != 0 && f_ != EOWNERDEAD, 0))            \
+            if (__builtin_expect(!TOOK(f_), 0))                              \
                 return fast_failed(f_, ip);                                  \
             if (back_ & ULD_FAST_NOTE_TAKEN)                                 \
                 uld_fast_taken(ip);                                          \
@@ -61,7 +65,7 @@
         if (!uld_acquire_begin(&acq_, (const void *)(lockp), (desc), (af), ip)) \
             return real_call;                                                \
         int r_ = real_call; /* blocked state: published by begin, ended by end */ \
-        uld_acquire_end(&acq_, r_ == 0 || r_ == EOWNERDEAD);                 \
+        uld_acquire_end(&acq_, TOOK(r_));                                    \
         if (r_ == ETIMEDOUT)                                                 \
             uld_wait_timed_out((const void *)(lockp), ip);                   \
         return r_;                                                           \

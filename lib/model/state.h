@@ -51,6 +51,15 @@ static inline struct uld_thread *uld_enter(void)
     return t;
 }
 
+/* Enter the validator from the fast path (uld_fast_self was this thread's:
+ * ready, not inside); a signal handler from here on passes through.  Pair
+ * with uld_leave(). */
+static inline void uld_enter_from_fast(void)
+{
+    uld_busy = 1;
+    uld_fast_self = NULL;
+}
+
 /*
  * Leave the validator, re-deciding whether this thread may use the fast path.
  * After a semaphore wait the slow path records the locks taken until the

@@ -339,6 +339,15 @@ static uint64_t forget_taken(uint32_t id)
     return 1ull << (id % 64);
 }
 
+/* Forget the needs noted in en->v[from..n); their bits, as forget_taken's. */
+static uint64_t forget_needs(const struct uld_end_needs *en, int from, int n)
+{
+    uint64_t bits = 0;
+    for (int i = from; i < n; i++)
+        bits |= forget_taken(en->v[i].nd.id);
+    return bits;
+}
+
 /* The fast path skips the notes, so the memo entries of the forgotten locks
  * (bits: forget_taken's, a superset) are set aside: their next hit comes
  * through the slow path, which notes it and takes the entry back.  Only
@@ -383,8 +392,7 @@ void uld_wait_announced(struct uld_thread *t)
         return; /* nothing noted since the last one */
     uint64_t bits = 0;
     if (en && !w->node.out && !atomic_load_explicit(&en->waited, memory_order_relaxed)) {
-        for (int i = base; i < n; i++)
-            bits |= forget_taken(en->v[i].nd.id);
+        bits = forget_needs(en, base, n);
         atomic_store_explicit(&en->base, n, memory_order_release);
         atomic_thread_fence(memory_order_seq_cst); /* see struct uld_end_needs */
         if (!atomic_load_explicit(&en->waited, memory_order_relaxed)) {
@@ -405,9 +413,8 @@ void uld_wait_announced(struct uld_thread *t)
         }
     }
     if (en) {
-        n = atomic_load_explicit(&en->n, memory_order_relaxed);
-        for (int i = atomic_load_explicit(&en->base, memory_order_relaxed); i < n; i++)
-            bits |= forget_taken(en->v[i].nd.id);
+        bits |= forget_needs(en, atomic_load_explicit(&en->base, memory_order_relaxed),
+                             atomic_load_explicit(&en->n, memory_order_relaxed));
         atomic_store_explicit(&en->base, 0, memory_order_relaxed);
         atomic_store_explicit(&en->n, 0, memory_order_release);
     }
