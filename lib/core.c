@@ -270,6 +270,9 @@ int uld_process_exit(void)
     if (atomic_load(&uld_state) != ULD_STATE_READY || !in_own_process())
         return -1;
     uld_busy++;
+    /* threads that can never finish: the process exits past a hang */
+    if (uld_config.kill_report)
+        uld_check_exit_hang();
     /* exit() (main's return included) with locks held: the program's atexit
      * handlers and destructors that take them have already hung or will */
     struct uld_thread *t = uld_self;

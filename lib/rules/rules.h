@@ -20,6 +20,9 @@ enum uld_owner_hint {
 extern struct uld_platform uld_platform ULD_HIDDEN; /* watchdog.c */
 void uld_watchdog_start(void) ULD_HIDDEN;
 int uld_check_kill(int sig, int from_self, unsigned was_busy) ULD_HIDDEN;
+/* exit(): threads stuck on each other, or on a lock whose holder waits, the
+ * same 200 ms later: deadlock-detected, hang-through-wait (watchdog.c). */
+void uld_check_exit_hang(void) ULD_HIDDEN;
 /* watchdog.c: t is about to block on lock (no validator entry of its own). */
 void uld_block_publish(struct uld_thread *t, const void *lock, uintptr_t ip) ULD_HIDDEN;
 

@@ -96,12 +96,6 @@ static struct uld_thread_snap *holder_in(struct uld_thread_snap *v, uintptr_t ad
     return NULL;
 }
 
-static struct uld_thread_snap *holder_of(uintptr_t addr, const struct uld_thread_snap *waiter,
-                                         int n)
-{
-    return holder_in(snaps, addr, waiter, n);
-}
-
 /* Follow "blocked on a lock held by" from each stuck thread; return a cycle. */
 static int find_cycle_in(struct uld_thread_snap *snaps, int n, uint64_t min_since,
                          struct uld_thread_snap **cycle)
@@ -133,6 +127,16 @@ static int find_cycle_in(struct uld_thread_snap *snaps, int n, uint64_t min_sinc
         }
     }
     return 0;
+}
+
+/* How long a report's threads have been blocked: now 0 is the exit-time check. */
+static void put_period(char *out, size_t n, const struct uld_thread_snap *s, uint64_t now)
+{
+    if (now)
+        uld_snprintf(out, n, "for %lu s",
+                     (unsigned long)((now - s->blocked_since) / 1000000000ull));
+    else
+        uld_snprintf(out, n, "when the process exited");
 }
 
 static void report_deadlock(struct uld_thread_snap **cycle, int n, uint64_t now)
@@ -172,9 +176,10 @@ static void report_deadlock(struct uld_thread_snap **cycle, int n, uint64_t now)
         r->serial = s->serial;
         r->tid = s->tid;
         r->ip = s->blocked_ip;
-        uld_snprintf(r->detail, sizeof(r->detail),
-                     "%d threads blocked on each other for %lu s", n,
-                     (unsigned long)((now - s->blocked_since) / 1000000000ull));
+        char period[32];
+        put_period(period, sizeof(period), s, now);
+        uld_snprintf(r->detail, sizeof(r->detail), "%d threads blocked on each other %s", n,
+                     period);
         uld_report_submit(r, key);
     }
     uld_mutex_unlock(&uld_graph_lock);
@@ -260,26 +265,28 @@ static void report_hang(struct uld_thread_snap *blocked, struct uld_thread_snap 
     char wakers[96];
     int mine;
     put_wakers(wakers, sizeof(wakers), w, blocked->serial, &mine);
-    unsigned long secs = (unsigned long)((now - blocked->blocked_since) / 1000000000ull);
+    char period[32];
+    put_period(period, sizeof(period), blocked, now);
     if (mine)
         uld_snprintf(r->detail, sizeof(r->detail),
-                     "for %lu s; the wait is ended only by T%u, the blocked thread itself "
-                     "(certain)", secs, blocked->serial);
+                     "%s; the wait is ended only by T%u, the blocked thread itself "
+                     "(certain)", period, blocked->serial);
     else if (wakers[0])
-        uld_snprintf(r->detail, sizeof(r->detail), "for %lu s; woken before by %s", secs,
-                     wakers);
+        uld_snprintf(r->detail, sizeof(r->detail), "%s; woken before by %s", period, wakers);
     else
-        uld_snprintf(r->detail, sizeof(r->detail), "for %lu s; never woken before", secs);
+        uld_snprintf(r->detail, sizeof(r->detail), "%s; never woken before", period);
     uld_report_submit(r, key);
 }
 
-/* Threads blocked on a lock whose holder is blocked in a wait, both for the period. */
-static void find_hangs(int n, uint64_t min_since, uint64_t now)
+/* Threads of snapshot v blocked on a lock whose holder is blocked in a wait,
+ * both for the period.  Returns how many pairs were reported. */
+static int find_hangs(struct uld_thread_snap *v, int n, uint64_t min_since, uint64_t now)
 {
+    int found = 0;
     for (int i = 0; i < n; i++) {
-        struct uld_thread_snap *a = &snaps[i], *b;
+        struct uld_thread_snap *a = &v[i], *b;
         if (!a->blocked_on || a->blocked_since > min_since ||
-            !(b = holder_of(a->blocked_on, a, n)) || !b->blocked_on ||
+            !(b = holder_in(v, a->blocked_on, a, n)) || !b->blocked_on ||
             b->blocked_since > min_since)
             continue;
         struct uld_lock *l = uld_lock_lookup(a->blocked_on);
@@ -297,7 +304,9 @@ static void find_hangs(int n, uint64_t min_since, uint64_t now)
         report_hang(a, b, l, w, now);
         uld_mutex_unlock(&uld_graph_lock);
         uld_report_flush();
+        found++;
     }
+    return found;
 }
 
 static void *watchdog_main(void *arg)
@@ -316,7 +325,7 @@ static void *watchdog_main(void *arg)
             collect_stacks(cycle, len);
             report_deadlock(cycle, len, now);
         }
-        find_hangs(n, now - limit, now);
+        find_hangs(snaps, n, now - limit, now);
     }
     return NULL;
 }
@@ -354,13 +363,13 @@ static int lock_bounded(struct uld_mutex *m)
  * full path), and those whose newest held entry another thread holds too
  * (a fast-path acquisition pushes its entry before the real call blocks).
  */
-static int mark_blocked(int n)
+static int mark_blocked(struct uld_thread_snap *v, int n)
 {
     int nblocked = 0;
     for (int i = 0; i < n; i++) {
-        struct uld_thread_snap *s = &kill_snaps[i];
+        struct uld_thread_snap *s = &v[i];
         if (!s->blocked_on && s->top && !(s->top_mode & ULD_MODE_READ)) {
-            struct uld_thread_snap *h = holder_in(kill_snaps, s->top, s, n);
+            struct uld_thread_snap *h = holder_in(v, s->top, s, n);
             if (h) {
                 s->blocked_on = s->top;
                 s->blocked_ip = s->top_ip;
@@ -473,7 +482,7 @@ static int kill_exit_holding(int sig, unsigned was_busy)
 int uld_check_kill(int sig, int from_self, unsigned was_busy)
 {
     int n = uld_threads_snapshot(kill_snaps, WD_MAX_THREADS);
-    int self_blocked = 0, nblocked = mark_blocked(n);
+    int self_blocked = 0, nblocked = mark_blocked(kill_snaps, n);
     if (nblocked) /* symbolised, as ever: see docs/design.md for the risk */
         self_blocked = kill_blocked_report(sig, n);
     else if (!from_self) /* it may have interrupted malloc: nothing that allocates */
@@ -482,4 +491,83 @@ int uld_check_kill(int sig, int from_self, unsigned was_busy)
     if (!self_blocked)
         queued |= kill_exit_holding(sig, was_busy);
     return queued;
+}
+
+/* ---- the exit-time check ----------------------------------------------- */
+
+static struct uld_thread_snap exit_snaps[WD_MAX_THREADS];
+
+struct exit_blocked {
+    uint32_t serial, seq;
+    uintptr_t on;
+};
+
+/* Snapshot the other threads into exit_snaps; keep as blocked only those
+ * blocked the same way as in `before` (all of them when before is NULL),
+ * which gets the blocked ones.  Returns how many are blocked. */
+static int exit_blocked_now(struct exit_blocked *before, int nbefore, struct exit_blocked *now_out,
+                            int *n_out)
+{
+    int n = uld_threads_snapshot(exit_snaps, WD_MAX_THREADS), self = uld_gettid();
+    for (int i = 0; i < n; i++)
+        if (exit_snaps[i].tid == self) /* the exiting thread is running */
+            exit_snaps[i].blocked_on = exit_snaps[i].top = 0;
+    mark_blocked(exit_snaps, n);
+    int nb = 0;
+    for (int i = 0; i < n; i++) {
+        struct uld_thread_snap *s = &exit_snaps[i];
+        if (!s->blocked_on)
+            continue;
+        int same = !before;
+        for (int k = 0; k < nbefore && !same; k++)
+            same = before[k].serial == s->serial && before[k].on == s->blocked_on &&
+                   before[k].seq == s->blocked_seq;
+        if (!same) {
+            s->blocked_on = 0;
+            continue;
+        }
+        if (now_out)
+            now_out[nb] = (struct exit_blocked){s->serial, s->blocked_seq, s->blocked_on};
+        nb++;
+    }
+    *n_out = n;
+    return nb;
+}
+
+/* Is anything in exit_snaps stuck: a cycle, or a thread blocked on a lock
+ * held by a thread blocked in a wait? */
+static int exit_stuck(int n, struct uld_thread_snap **cycle, int *len)
+{
+    *len = find_cycle_in(exit_snaps, n, UINT64_MAX, cycle);
+    if (*len)
+        return 1;
+    for (int i = 0; i < n; i++) {
+        struct uld_thread_snap *b = exit_snaps[i].blocked_on
+                                        ? holder_in(exit_snaps, exit_snaps[i].blocked_on,
+                                                    &exit_snaps[i], n)
+                                        : NULL;
+        if (b && b->blocked_on)
+            return 1;
+    }
+    return 0;
+}
+
+void uld_check_exit_hang(void)
+{
+    static struct exit_blocked first[WD_MAX_THREADS];
+    struct uld_thread_snap *cycle[WD_MAX_THREADS];
+    int n, len;
+    int nfirst = exit_blocked_now(NULL, 0, first, &n);
+    if (!nfirst || !exit_stuck(n, cycle, &len))
+        return;
+    /* contention of the moment is over by then; a hang is not */
+    struct timespec ts = {0, 200 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    if (!exit_blocked_now(first, nfirst, NULL, &n) || !exit_stuck(n, cycle, &len))
+        return;
+    if (len) {
+        collect_stacks(cycle, len);
+        report_deadlock(cycle, len, 0);
+    }
+    find_hangs(exit_snaps, n, UINT64_MAX, 0);
 }
