@@ -558,14 +558,16 @@ int uld_acquire_begin(struct uld_acq *a, const void *lock, struct uld_lockdesc d
         subclass = t->nest_subclass;
         t->nest_addr = 0;
     }
+    /* it may block: the watchdog and kill report see it, already while this
+     * acquisition is checked (a report can take long); acquire_end ends it */
+    if (!(af & ULD_AF_TRY))
+        uld_block_publish(t, lock, ip);
     if (unlikely(t->in_signal)) {
         struct acquire_args x = {t, a, addr, d, mode, subclass, ip};
         uld_bigstack_run(begin_acquire_on_stack, &x);
     } else {
         uld_acquire_prepare(t, a, addr, d, mode, subclass, ip);
     }
-    if (!(af & ULD_AF_TRY)) /* it may block: the watchdog and kill report see it; acquire_end ends it */
-        uld_block_publish(t, lock, ip);
     uld_leave();
     return 1;
 }

@@ -60,6 +60,8 @@ struct uld_mutex {
 };
 void uld_mutex_lock(struct uld_mutex *m) ULD_HIDDEN;
 int uld_mutex_trylock(struct uld_mutex *m) ULD_HIDDEN;
+/* Trylock for up to ms milliseconds (where waiting for ever is not safe). */
+int uld_mutex_lock_bounded(struct uld_mutex *m, int ms) ULD_HIDDEN;
 void uld_mutex_unlock(struct uld_mutex *m) ULD_HIDDEN;
 void uld_mutex_reset(struct uld_mutex *m) ULD_HIDDEN;
 int uld_gettid(void) ULD_HIDDEN;

@@ -101,6 +101,17 @@ int uld_mutex_trylock(struct uld_mutex *m)
     return 1;
 }
 
+int uld_mutex_lock_bounded(struct uld_mutex *m, int ms)
+{
+    for (int i = 0; i < ms; i++) {
+        if (uld_mutex_trylock(m))
+            return 1;
+        struct timespec ts = {0, 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    return uld_mutex_trylock(m);
+}
+
 void uld_mutex_unlock(struct uld_mutex *m)
 {
     if (--m->depth > 0)

@@ -452,15 +452,40 @@ static int pending_urgent(void)
  * whose names are keys, waits for the next flush outside.
  */
 static int flushing_final;
+/* how long the last flush waits for a report another thread is making */
+#define FINAL_WAIT_MS 10000
+
 static int in_one_time_init(void)
 {
     struct uld_thread *t = uld_self;
     return t && t != ULD_THREAD_DEAD && t->depth && uld_held_once(t);
 }
 
+/* The report lock, to print the queue.  Any thread's flush leaves it to a
+ * holder, which prints ours before it lets go; the last flush of the process
+ * waits for a holder instead (bounded), or exit() would cut off a report that
+ * another thread is printing (the first one loads the symboliser: slow). */
+static int report_lock_take(void)
+{
+    if (uld_mutex_trylock(&report_lock))
+        return 1;
+    if (!flushing_final)
+        return 0;
+    if (uld_mutex_lock_bounded(&report_lock, FINAL_WAIT_MS))
+        return 1;
+    uld_warn("exit: another thread's report did not finish in 10 s; not waiting for it");
+    return 0;
+}
+
 void uld_report_flush_final(void)
 {
     flushing_final = 1;
+    /* a report being made holds graph_lock, one being printed report_lock:
+     * let them be queued and printed first */
+    if (uld_mutex_lock_bounded(&uld_graph_lock, FINAL_WAIT_MS))
+        uld_mutex_unlock(&uld_graph_lock);
+    if (report_lock_take())
+        uld_mutex_unlock(&report_lock);
     uld_report_flush();
 }
 
@@ -471,8 +496,8 @@ static void flush_on_stack(void *unused)
     int in_init = in_one_time_init() && !flushing_final;
     int no_dump = uld_in_signal_handler() || atomic_load(&uld_symbolize_raw) || in_init;
     while (atomic_load(&pending) || (!no_dump && uld_graph_dump_due())) {
-        if (!uld_mutex_trylock(&report_lock))
-            return; /* the holder prints ours before it lets go */
+        if (!report_lock_take())
+            return;
         if (!emit_buf)
             emit_buf = uld_map(EMIT_BUF_SIZE);
         int local_was = in_init ? uld_symbolize_local_only(1) : -1;

@@ -349,13 +349,7 @@ static struct uld_thread_snap kill_snaps[WD_MAX_THREADS];
  * interrupted a thread that holds them (not this one: they are re-entrant). */
 static int lock_bounded(struct uld_mutex *m)
 {
-    for (int i = 0; i < 200; i++) {
-        if (uld_mutex_trylock(m))
-            return 1;
-        struct timespec ts = {0, 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
-    return 0;
+    return uld_mutex_lock_bounded(m, 200);
 }
 
 /*
