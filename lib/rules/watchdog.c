@@ -278,8 +278,30 @@ static void report_hang(struct uld_thread_snap *blocked, struct uld_thread_snap 
     uld_report_submit(r, key);
 }
 
+/* Is every thread that ever woke w blocked in snapshot v (and one did)?  Then
+ * nothing is left to end a wait on w. */
+static int wakers_all_blocked(const struct uld_lock *w, struct uld_thread_snap *v, int n)
+{
+    if (!w->wait || w->type == ULD_TYPE_BARRIER)
+        return 0;
+    int seen = 0;
+    for (int i = 0; i < (int)ULD_ARRAY_SIZE(w->wait->wakers); i++) {
+        uint32_t s = atomic_load(&w->wait->wakers[i]);
+        if (!s)
+            break;
+        int blocked = 0;
+        for (int k = 0; k < n && !blocked; k++)
+            blocked = v[k].serial == s && v[k].blocked_on;
+        if (!blocked)
+            return 0;
+        seen = 1;
+    }
+    return seen;
+}
+
 /* Threads of snapshot v blocked on a lock whose holder is blocked in a wait,
- * both for the period.  Returns how many pairs were reported. */
+ * both for the period (now 0: at exit, when every waker of the wait is
+ * blocked too).  Returns how many pairs were reported. */
 static int find_hangs(struct uld_thread_snap *v, int n, uint64_t min_since, uint64_t now)
 {
     int found = 0;
@@ -292,6 +314,10 @@ static int find_hangs(struct uld_thread_snap *v, int n, uint64_t min_since, uint
         struct uld_lock *l = uld_lock_lookup(a->blocked_on);
         struct uld_lock *w = uld_lock_lookup(b->blocked_on);
         if (!l || !w || uld_is_wait_type(l->type) || !uld_is_wait_type(w->type))
+            continue;
+        /* at exit, only when certain: a live waker may be the program's plan
+         * (a leader waits for work holding the followers' lock) */
+        if (!now && !wakers_all_blocked(w, v, n))
             continue;
         uld_mutex_lock(&uld_graph_lock);
         int seen = uld_report_seen(hang_key(l, w));
@@ -529,7 +555,7 @@ static int exit_blocked_now(struct exit_blocked *before, int nbefore, struct exi
 }
 
 /* Is anything in exit_snaps stuck: a cycle, or a thread blocked on a lock
- * held by a thread blocked in a wait? */
+ * held by a thread blocked in a wait (find_hangs has the last word)? */
 static int exit_stuck(int n, struct uld_thread_snap **cycle, int *len)
 {
     *len = find_cycle_in(exit_snaps, n, UINT64_MAX, cycle);

@@ -8,7 +8,10 @@
  *    thread waiting on `late`, which a third thread signals 30 ms after
  *    main has begun to exit (posting `exiting` is the last thing main
  *    does).  At the exit's first look waiter2 seems stuck; 200 ms later it
- *    has moved.
+ *    has moved;
+ *  - a leader waiting for work: follower is blocked on leader_lock, held by
+ *    a thread waiting on `jobs`, which main signalled before and could
+ *    signal again: main is exiting, not blocked, so nothing is certain.
  *
  * EXPECT: none
  */
@@ -24,6 +27,10 @@ static pthread_mutex_t sleep_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t cond_held_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t late_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t late = PTHREAD_COND_INITIALIZER;
+static pthread_mutex_t leader_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t jobs_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t jobs = PTHREAD_COND_INITIALIZER;
+static int njobs;
 static sem_t exiting;
 static atomic_int held, woken;
 
@@ -71,6 +78,19 @@ static void *late_waker(void *arg)
     return arg;
 }
 
+static void *leader(void *arg)
+{
+    OK(pthread_mutex_lock(&leader_lock));
+    OK(pthread_mutex_lock(&jobs_mutex));
+    for (;;) {
+        while (!njobs)
+            OK(pthread_cond_wait(&jobs, &jobs_mutex));
+        njobs--;
+        atomic_fetch_add(&held, 1);
+    }
+    return arg;
+}
+
 static void *lock_waiter(void *arg)
 {
     pthread_mutex_t *m = arg;
@@ -87,10 +107,16 @@ int main(void)
     spawn_thread(sleeper, NULL);
     spawn_thread(late_holder, NULL);
     spawn_thread(late_waker, NULL);
-    while (atomic_load(&held) < 2)
+    spawn_thread(leader, NULL);
+    OK(pthread_mutex_lock(&jobs_mutex));
+    njobs = 1;
+    OK(pthread_cond_signal(&jobs));
+    OK(pthread_mutex_unlock(&jobs_mutex));
+    while (atomic_load(&held) < 3)
         sched_yield();
     spawn_thread(lock_waiter, &sleep_lock);
     spawn_thread(lock_waiter, &cond_held_lock);
+    spawn_thread(lock_waiter, &leader_lock);
     struct timespec ts = {0, 100 * 1000 * 1000}; /* everyone blocks */
     nanosleep(&ts, NULL);
     OK(sem_post(&exiting));
