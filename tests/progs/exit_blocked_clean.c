@@ -5,7 +5,7 @@
  *  - a holder that sleeps: waiter1 is blocked on sleep_lock, held by a
  *    thread in nanosleep (not a wait: it may wake and release);
  *  - a holder woken late: waiter2 is blocked on cond_held_lock, held by a
- *    thread waiting on `late`, which a third thread signals 30 ms after
+ *    thread waiting on `late`, which a third thread signals 20 ms after
  *    main has begun to exit (posting `exiting` is the last thing main
  *    does).  At the exit's first look waiter2 seems stuck; 200 ms later it
  *    has moved;
@@ -69,7 +69,7 @@ static void *late_waker(void *arg)
 {
     while (sem_wait(&exiting) != 0)
         ;
-    struct timespec ts = {0, 30 * 1000 * 1000}; /* the exit's first look sees it */
+    struct timespec ts = {0, 20 * 1000 * 1000}; /* the exit's first look sees it */
     nanosleep(&ts, NULL);
     OK(pthread_mutex_lock(&late_mutex));
     atomic_store(&woken, 1);
