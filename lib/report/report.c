@@ -473,7 +473,8 @@ static int report_lock_take(void)
         return 0;
     if (uld_mutex_lock_bounded(&report_lock, FINAL_WAIT_MS))
         return 1;
-    uld_warn("exit: another thread's report did not finish in 10 s; not waiting for it");
+    uld_warn("exit: another thread's report did not finish in %d s; not waiting for it",
+             FINAL_WAIT_MS / 1000);
     return 0;
 }
 

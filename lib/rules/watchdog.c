@@ -299,17 +299,27 @@ static int wakers_all_blocked(const struct uld_lock *w, struct uld_thread_snap *
     return seen;
 }
 
+/* The thread of snapshot v that holds what a is blocked on and is blocked
+ * itself, both since min_since at least, or NULL. */
+static struct uld_thread_snap *blocked_holder(struct uld_thread_snap *v, int n,
+                                              const struct uld_thread_snap *a, uint64_t min_since)
+{
+    struct uld_thread_snap *b;
+    if (!a->blocked_on || a->blocked_since > min_since ||
+        !(b = holder_in(v, a->blocked_on, a, n)) || !b->blocked_on ||
+        b->blocked_since > min_since)
+        return NULL;
+    return b;
+}
+
 /* Threads of snapshot v blocked on a lock whose holder is blocked in a wait,
  * both for the period (now 0: at exit, when every waker of the wait is
- * blocked too).  Returns how many pairs were reported. */
-static int find_hangs(struct uld_thread_snap *v, int n, uint64_t min_since, uint64_t now)
+ * blocked too). */
+static void find_hangs(struct uld_thread_snap *v, int n, uint64_t min_since, uint64_t now)
 {
-    int found = 0;
     for (int i = 0; i < n; i++) {
-        struct uld_thread_snap *a = &v[i], *b;
-        if (!a->blocked_on || a->blocked_since > min_since ||
-            !(b = holder_in(v, a->blocked_on, a, n)) || !b->blocked_on ||
-            b->blocked_since > min_since)
+        struct uld_thread_snap *a = &v[i], *b = blocked_holder(v, n, a, min_since);
+        if (!b)
             continue;
         struct uld_lock *l = uld_lock_lookup(a->blocked_on);
         struct uld_lock *w = uld_lock_lookup(b->blocked_on);
@@ -330,9 +340,7 @@ static int find_hangs(struct uld_thread_snap *v, int n, uint64_t min_since, uint
         report_hang(a, b, l, w, now);
         uld_mutex_unlock(&uld_graph_lock);
         uld_report_flush();
-        found++;
     }
-    return found;
 }
 
 static void *watchdog_main(void *arg)
@@ -561,14 +569,9 @@ static int exit_stuck(int n, struct uld_thread_snap **cycle, int *len)
     *len = find_cycle_in(exit_snaps, n, UINT64_MAX, cycle);
     if (*len)
         return 1;
-    for (int i = 0; i < n; i++) {
-        struct uld_thread_snap *b = exit_snaps[i].blocked_on
-                                        ? holder_in(exit_snaps, exit_snaps[i].blocked_on,
-                                                    &exit_snaps[i], n)
-                                        : NULL;
-        if (b && b->blocked_on)
+    for (int i = 0; i < n; i++)
+        if (blocked_holder(exit_snaps, n, &exit_snaps[i], UINT64_MAX))
             return 1;
-    }
     return 0;
 }
 
