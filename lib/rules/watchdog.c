@@ -379,12 +379,9 @@ void uld_watchdog_start(void)
 
 static struct uld_thread_snap kill_snaps[WD_MAX_THREADS];
 
-/* Our locks, or nothing after a bounded wait: the signal may have
- * interrupted a thread that holds them (not this one: they are re-entrant). */
-static int lock_bounded(struct uld_mutex *m)
-{
-    return uld_mutex_lock_bounded(m, 200);
-}
+/* How long the kill-time report waits for graph_lock: the signal may have
+ * interrupted a thread that holds it (not this one: it is re-entrant). */
+#define KILL_LOCK_WAIT_MS 200
 
 /*
  * Which threads are blocked: those that said so (waits; lock calls on the
@@ -451,7 +448,7 @@ static int kill_blocked_report(int sig, int n)
             self_blocked = 1;
     }
     collect_stacks(blocked, nb);
-    if (!lock_bounded(&uld_graph_lock))
+    if (!uld_mutex_lock_bounded(&uld_graph_lock, KILL_LOCK_WAIT_MS))
         return self_blocked;
     struct uld_thread_snap *cycle[WD_MAX_THREADS];
     int len = find_cycle_in(kill_snaps, n, UINT64_MAX, cycle);
@@ -496,7 +493,7 @@ static int kill_exit_holding(int sig, unsigned was_busy)
 {
     struct uld_thread *t = uld_self;
     if (was_busy || !t || t == ULD_THREAD_DEAD || t->depth == 0 || t->disabled ||
-        !lock_bounded(&uld_graph_lock))
+        !uld_mutex_lock_bounded(&uld_graph_lock, KILL_LOCK_WAIT_MS))
         return 0;
     uld_check_exit_holding_signal(t, sig);
     uld_mutex_unlock(&uld_graph_lock);
