@@ -47,12 +47,15 @@ void uld_tag_write(struct uld_lock *l, uint64_t *tag)
  * The lock object at addr, checked against its tag: a tag other than the
  * record's means the object was constructed again, a new lifetime.  A
  * record made by an annotation (which cannot write tags) adopts the
- * object's tag.  graph_lock held.
+ * object's tag, one made from a pending tag (for another thread's
+ * recordless entry, recordless.c) only that tag.  graph_lock held.
  */
 static struct uld_lock *lock_identity(struct uld_lock *l, uintptr_t addr,
                                       struct uld_lockdesc d, uintptr_t ip)
 {
-    if (l && d.tag && l->tagged && !tag_matches(l, d.tag)) {
+    if (l && d.tag && !tag_matches(l, d.tag) &&
+        (l->tagged || (l->from_pending &&
+                       !uld_lazy_is_from(l, __atomic_load_n(d.tag, __ATOMIC_RELAXED))))) {
         uld_lock_forget(l);
         l = NULL;
     }
@@ -572,6 +575,8 @@ int uld_acquire_begin(struct uld_acq *a, const void *lock, struct uld_lockdesc d
     return 1;
 }
 
+static void acquire_took(struct uld_thread *t, struct uld_acq *a);
+
 /* The trylock failed on a lock this thread holds: the blocking call would hang. */
 static void trylock_held(struct uld_thread *t, struct uld_acq *a)
 {
@@ -602,6 +607,13 @@ void uld_acquire_end(struct uld_acq *a, int acquired)
         return;
     }
     uld_busy++;
+    acquire_took(t, a);
+    uld_busy--;
+}
+
+/* The acquisition a was made: the held stack says so. */
+static void acquire_took(struct uld_thread *t, struct uld_acq *a)
+{
     int i;
     switch (a->action) {
     case ACT_NEST:
@@ -638,7 +650,30 @@ void uld_acquire_end(struct uld_acq *a, int acquired)
                                                              a->mode, a->ip};
         break;
     }
-    uld_busy--;
+}
+
+/*
+ * The rest of an acquisition made without a record (recordless.c), now
+ * that the thread enters the validator: everything the slow path does
+ * before and after the real call, for the lock held at held[0].
+ */
+static void deferred_on_stack(void *arg)
+{
+    struct acquire_args *x = arg;
+    uld_acquire_prepare(x->t, x->a, x->addr, x->d, x->mode, x->subclass, x->ip);
+    acquire_took(x->t, x->a);
+}
+
+void uld_acquire_deferred(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d,
+                          uintptr_t ip)
+{
+    struct uld_acq a;
+    struct acquire_args x = {t, &a, addr, d, 0, 0, ip};
+    a.lock = NULL;
+    if (unlikely(t->in_signal))
+        uld_bigstack_run(deferred_on_stack, &x);
+    else
+        deferred_on_stack(&x);
 }
 
 enum uld_owner_hint uld_owner_hint_of(int owner_tid)

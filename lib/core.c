@@ -123,6 +123,8 @@ static void thread_key_destructor(void *arg)
         return;
     }
     uld_busy++;
+    if (t->recordless && atomic_load(&uld_state) == ULD_STATE_READY)
+        uld_recordless_materialise(t); /* its exit check needs the record */
     if (atomic_load(&uld_state) == ULD_STATE_READY)
         uld_wait_thread_ends(t);
     if (t->depth > 0 && atomic_load(&uld_state) == ULD_STATE_READY) {
@@ -168,6 +170,14 @@ void uld_thread_started(const struct uld_thread_token *tok)
     uld_leave();
 }
 
+/* A lock another thread holds at fork; a recordless entry's gets its record
+ * now, for the child to name it. */
+static void fork_note_held(const struct uld_held *h)
+{
+    uld_forkset_add(h->addr);
+    uld_recordless_publish(h);
+}
+
 /*
  * Hold every validator lock across fork so the child's copy is consistent,
  * and note which locks the other threads hold: those die with them.
@@ -179,7 +189,7 @@ void uld_fork_prepare(void)
     uld_mutex_lock(&uld_graph_lock);
     struct uld_thread *self = uld_self == ULD_THREAD_DEAD ? NULL : uld_self;
     uld_forkset_clear();
-    uld_threads_held_elsewhere(self, uld_forkset_add);
+    uld_threads_held_elsewhere(self, fork_note_held);
     uld_busy--;
 }
 

@@ -22,6 +22,13 @@ void uld_acquire_prepare(struct uld_thread *t, struct uld_acq *a, uintptr_t addr
                          struct uld_lockdesc d, unsigned mode, unsigned subclass,
                          uintptr_t ip) ULD_HIDDEN;
 enum uld_owner_hint uld_owner_hint_of(int owner_tid) ULD_HIDDEN;
+/* A recordless entry's acquisition, completed (recordless.c); uld_busy set,
+ * the entry popped. */
+void uld_acquire_deferred(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d,
+                          uintptr_t ip) ULD_HIDDEN;
+
+/* recordless.c */
+void uld_recordless_publish(const struct uld_held *h) ULD_HIDDEN;
 
 /* lifetime.c */
 void uld_held_drop(struct uld_thread *t, uintptr_t addr) ULD_HIDDEN;

@@ -18,6 +18,8 @@
 #define ULD_FASTPATH_H
 
 #include "hooks.h"
+
+#include <pthread.h>
 #include "model/chain.h"
 #include "model/lazy.h"
 #include "model/thread.h"
@@ -294,6 +296,12 @@ static inline __attribute__((always_inline)) int uld_fast_wake(const void *obj)
     return 1;
 }
 
+/* A plain mutex's first lock by a thread holding nothing (recordless.c):
+ * 1: taken with trylock and pushed without a record; 0: the slow path. */
+int uld_recordless_lock(pthread_mutex_t *m, struct uld_lockdesc d, uintptr_t ip,
+                        int (*trylock)(pthread_mutex_t *));
+void uld_recordless_destroyed(struct uld_thread *t, const void *lock);
+
 /* Before the real init: the thread for uld_fast_init_end, or NULL: the full hooks. */
 static inline __attribute__((always_inline)) struct uld_thread *uld_fast_init_begin(const void *lock)
 {
@@ -324,10 +332,15 @@ static inline __attribute__((always_inline)) int uld_fast_destroy_unseen(const v
            !uld_lockmap_marked((uintptr_t)lock);
 }
 
-/* ... and it was destroyed: its lifetime leaves nothing behind. */
-static inline void uld_fast_destroyed_unseen(uint64_t *tag)
+/* ... and it was destroyed: its lifetime leaves only its destroy's site in
+ * the tag word (a need
+ * its recordless acquisition noted goes). */
+static inline void uld_fast_destroyed_unseen(const void *lock, uint64_t *tag, uintptr_t ip)
 {
-    __atomic_store_n(tag, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(tag, uld_tag_dead(ip), __ATOMIC_RELAXED);
+    struct uld_thread *t = uld_fast_self;
+    if (t && t->recordless_needs)
+        uld_recordless_destroyed(t, lock);
 }
 
 #endif

@@ -53,7 +53,8 @@ void uld_lock_created(const void *lock, struct uld_lockdesc d, uintptr_t ip);
  * Before pthread_{mutex,rwlock,spin}_init: held_by_any, the object says it
  * is locked.  A known lock re-initialised while held is misuse.
  */
-void uld_lock_reinit_check(const void *lock, int held_by_any, uintptr_t ip);
+void uld_lock_reinit_check(const void *lock, struct uld_lockdesc d, int held_by_any,
+                           uintptr_t ip);
 /* Before pthread_cond_destroy: threads still waiting on it is misuse. */
 void uld_cond_destroying(const void *cond, uintptr_t ip);
 /*

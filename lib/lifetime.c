@@ -64,7 +64,7 @@ void uld_lock_destroyed(const void *lock, struct uld_lockdesc d, int held_by_any
                         int destroyed, uintptr_t ip)
 {
     uintptr_t addr = (uintptr_t)lock;
-    if (destroyed && uld_lazy_destroy_unseen(addr, d)) /* never locked: no record */
+    if (destroyed && uld_lazy_destroy_unseen(addr, d, ip)) /* never locked: no record */
         return;
     struct uld_thread *t = uld_enter();
     if (!t)
@@ -75,7 +75,9 @@ void uld_lock_destroyed(const void *lock, struct uld_lockdesc d, int held_by_any
         return;
     }
     int mine = uld_held_find(t, addr) >= 0;
-    int pending = destroyed && uld_lazy_destroyed(t, addr, d);
+    if (destroyed && t->recordless_needs)
+        uld_wait_recordless_drop(t, addr);
+    int pending = destroyed && uld_lazy_destroyed(t, addr, d, ip);
     /* never recorded: nothing to end; a lock never seen before (a static one
      * never taken) is still buried below, a lazily made one is not (its
      * later use is caught by glibc's mark alone, mutexes only) */
@@ -87,6 +89,8 @@ void uld_lock_destroyed(const void *lock, struct uld_lockdesc d, int held_by_any
     int saved = errno;
     uld_mutex_lock(&uld_graph_lock);
     l = uld_lock_recheck(l, addr);
+    if (!l && held_by_any && !destroyed) /* another thread's recordless entry's */
+        l = uld_lazy_record(addr, d);
     if (mine || held_by_any)
         uld_check_destroy_held(t, l, addr, !mine, 0, ip);
     if (destroyed && d.type <= ULD_TYPE_SPIN) {
@@ -117,13 +121,18 @@ void uld_held_drop(struct uld_thread *t, uintptr_t addr)
         uld_held_remove(t, i);
 }
 
-void uld_lock_reinit_check(const void *lock, int held_by_any, uintptr_t ip)
+void uld_lock_reinit_check(const void *lock, struct uld_lockdesc d, int held_by_any,
+                           uintptr_t ip)
 {
     uintptr_t addr = (uintptr_t)lock;
     /* only a lock we know: fresh memory may look locked (malloc leftovers);
-     * the lookup is lock-free, so a new lock costs no entry at all */
+     * the lookup is lock-free, so a new lock costs no entry at all.  One
+     * initialised but not recorded yet that looks held may be a recordless
+     * entry's (recordless.c). */
+    int pending = held_by_any && d.tag && uld_tag_is_pending(__atomic_load_n(d.tag,
+                                                                             __ATOMIC_RELAXED));
     if (atomic_load_explicit(&uld_state, memory_order_acquire) != ULD_STATE_READY ||
-        !uld_lockmap_marked(addr) || !uld_lock_lookup(addr))
+        (!pending && (!uld_lockmap_marked(addr) || !uld_lock_lookup(addr))))
         return;
     struct uld_thread *t = uld_enter();
     if (!t)
@@ -131,6 +140,8 @@ void uld_lock_reinit_check(const void *lock, int held_by_any, uintptr_t ip)
     int saved = errno;
     uld_mutex_lock(&uld_graph_lock);
     struct uld_lock *l = uld_lock_lookup(addr);
+    if (!l && pending)
+        l = uld_lazy_record(addr, d);
     int mine = uld_held_find(t, addr) >= 0;
     if (l && (mine || held_by_any)) {
         uld_check_reinit_held(t, l, !mine, ip);

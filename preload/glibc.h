@@ -55,7 +55,8 @@ static inline uint64_t *rwlock_tag(const pthread_rwlock_t *rw)
 static inline struct uld_lockdesc mutex_desc(const pthread_mutex_t *m)
 {
     if (__atomic_load_n(&m->__data.__kind, __ATOMIC_RELAXED) == GLIBC_MUTEX_DESTROYED)
-        return (struct uld_lockdesc){ULD_TYPE_MUTEX, ULD_LF_DESTROYED, NULL};
+        return (struct uld_lockdesc){ULD_TYPE_MUTEX, ULD_LF_DESTROYED,
+                                     uld_lock_tags ? mutex_tag_word(m) : NULL}; /* its site */
     struct uld_lockdesc d = {ULD_TYPE_MUTEX, 0, uld_lock_tags ? mutex_tag(m) : NULL};
     switch (m->__data.__kind & 3) { /* low bits: type; higher: robust, PI, pshared */
     case PTHREAD_MUTEX_RECURSIVE_NP:

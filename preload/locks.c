@@ -47,7 +47,7 @@
  * before the thread blocks), call it, record the outcome.  In a fork child,
  * first check for a lock another thread held at fork.
  */
-#define ACQUIRE_SLOW(lockp, tag_word, desc, af, owner, real_call)            \
+#define ACQUIRE_SLOW(lockp, tag_word, desc, af, owner, real_call, recordless) \
     do {                                                                     \
         struct uld_acq acq_;                                                 \
         int back_ = uld_fast_take_back((const void *)(lockp), (tag_word), (af), ip); \
@@ -59,6 +59,8 @@
                 uld_fast_taken(ip);                                          \
             return f_;                                                       \
         }                                                                    \
+        if (recordless)                                                      \
+            return 0;                                                        \
         uld_preload_ensure();                                                \
         if (__builtin_expect(uld_forked_child, 0))                           \
             uld_fork_child_touch((const void *)(lockp), (owner), ip);        \
@@ -81,11 +83,14 @@ static __attribute__((noinline, cold)) int fast_failed(int err, uintptr_t ip)
 }
 
 /* An acquiring wrapper `name` and its slow path name##_slow.  params and
- * args are the real function's, parenthesised; the lock is the first. */
-#define LOCK_WRAPPER(name, lockp, params, args, tag_word, af, untimed, desc, owner) \
+ * args are the real function's, parenthesised; the lock is the first.
+ * `recordless`: an expression that takes the lock without a record
+ * (recordless.c), true if it did; 0 for the calls that may not. */
+#define LOCK_WRAPPER(name, lockp, params, args, tag_word, af, untimed, desc, owner, \
+                     recordless)                                             \
     static __attribute__((noinline)) int name##_slow(UNPAREN params, uintptr_t ip) \
     {                                                                        \
-        ACQUIRE_SLOW(lockp, tag_word, desc, af, owner, REAL(name)(UNPAREN args)); \
+        ACQUIRE_SLOW(lockp, tag_word, desc, af, owner, REAL(name)(UNPAREN args), recordless); \
     }                                                                        \
     ULD_WRAPPER int name(UNPAREN params)                                     \
     {                                                                        \
@@ -118,10 +123,11 @@ static __attribute__((noinline, cold)) int fast_failed(int err, uintptr_t ip)
  * (full_call, given the call site), so that the common one saves no
  * registers for them.
  */
-#define INIT(lockp, tag_after, desc_after, real_call, full_call)             \
+#define INIT(lockp, tag_after, desc_after, locked, real_call, full_call)     \
     do {                                                                     \
         struct uld_thread *t_ = uld_fast_init_begin((const void *)(lockp));  \
-        if (!__builtin_expect(t_ != NULL, 1))                                \
+        /* a lock that looks held may be a recordless entry's: checked */    \
+        if (!__builtin_expect(t_ != NULL && !(locked), 1))                   \
             return full_call;                                                \
         int f_ = real_call;                                                  \
         if (f_ != 0)                                                         \
@@ -134,7 +140,7 @@ static __attribute__((noinline, cold)) int fast_failed(int err, uintptr_t ip)
 #define INIT_FULL(lockp, desc_after, locked, real_call)                      \
     do {                                                                     \
         uld_preload_ensure();                                                \
-        uld_lock_reinit_check((const void *)(lockp), (locked), CALLER_IP);   \
+        uld_lock_reinit_check((const void *)(lockp), (desc_after), (locked), CALLER_IP); \
         int r_ = real_call;                                                  \
         if (r_ == 0)                                                         \
             uld_lock_created((const void *)(lockp), (desc_after), CALLER_IP);              \
@@ -151,7 +157,7 @@ static __attribute__((noinline, cold)) int fast_failed(int err, uintptr_t ip)
         int f_ = real_call;                                                  \
         if (!__builtin_expect(f_ == 0, 1))                                   \
             return failed_call;                                              \
-        uld_fast_destroyed_unseen(tag_);                                     \
+        uld_fast_destroyed_unseen((const void *)(lockp), tag_, CALLER_IP);                                     \
         return 0;                                                            \
     } while (0)
 
@@ -213,7 +219,7 @@ static __attribute__((noinline)) int rwlock_destroy_failed(pthread_rwlock_t *rw,
 
 ULD_WRAPPER int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr)
 {
-    INIT(m, MUTEX_TAG(m), mutex_desc(m), REAL(pthread_mutex_init)(m, attr),
+    INIT(m, MUTEX_TAG(m), mutex_desc(m), mutex_locked(m), REAL(pthread_mutex_init)(m, attr),
          mutex_init_full(m, attr, CALLER_IP));
 }
 
@@ -224,21 +230,22 @@ ULD_WRAPPER int pthread_mutex_destroy(pthread_mutex_t *m)
 }
 
 LOCK_WRAPPER(pthread_mutex_lock, m, (pthread_mutex_t *m), (m), mutex_tag_word(m), 0, 1,
-             mutex_desc(m), mutex_fork_owner(m))
+             mutex_desc(m), mutex_fork_owner(m),
+             uld_recordless_lock(m, mutex_desc(m), ip, uld_real.pthread_mutex_trylock))
 LOCK_WRAPPER(pthread_mutex_trylock, m, (pthread_mutex_t *m), (m), mutex_tag_word(m), ULD_AF_TRY,
-             0, mutex_desc(m), mutex_fork_owner(m))
+             0, mutex_desc(m), mutex_fork_owner(m), 0)
 LOCK_WRAPPER(pthread_mutex_timedlock, m, (pthread_mutex_t *m, const struct timespec *ts), (m, ts),
-             mutex_tag_word(m), 0, 0, mutex_desc(m), mutex_fork_owner(m))
+             mutex_tag_word(m), 0, 0, mutex_desc(m), mutex_fork_owner(m), 0)
 LOCK_WRAPPER(pthread_mutex_clocklock, m,
              (pthread_mutex_t *m, clockid_t clk, const struct timespec *ts), (m, clk, ts),
-             mutex_tag_word(m), 0, 0, mutex_desc(m), mutex_fork_owner(m))
+             mutex_tag_word(m), 0, 0, mutex_desc(m), mutex_fork_owner(m), 0)
 UNLOCK_WRAPPER(pthread_mutex_unlock, pthread_mutex_t, mutex_desc(l), mutex_owner(l))
 
 /* ---- rwlocks ---------------------------------------------------------- */
 
 ULD_WRAPPER int pthread_rwlock_init(pthread_rwlock_t *rw, const pthread_rwlockattr_t *attr)
 {
-    INIT(rw, RWLOCK_TAG(rw), rwlock_desc(rw), REAL(pthread_rwlock_init)(rw, attr),
+    INIT(rw, RWLOCK_TAG(rw), rwlock_desc(rw), 0, REAL(pthread_rwlock_init)(rw, attr),
          rwlock_init_full(rw, attr, CALLER_IP));
 }
 
@@ -251,7 +258,7 @@ ULD_WRAPPER int pthread_rwlock_destroy(pthread_rwlock_t *rw)
 /* an rwlock's blocking calls may fail (EDEADLK, EAGAIN): never untimed */
 #define RWLOCK_WRAPPER(name, af, params, args)                               \
     LOCK_WRAPPER(name, rw, params, args, rwlock_tag_word(rw), af, 0, rwlock_desc(rw), \
-                 rwlock_fork_owner(rw))
+                 rwlock_fork_owner(rw), 0)
 RWLOCK_WRAPPER(pthread_rwlock_rdlock, ULD_AF_READ, (pthread_rwlock_t *rw), (rw))
 RWLOCK_WRAPPER(pthread_rwlock_tryrdlock, ULD_AF_READ | ULD_AF_TRY, (pthread_rwlock_t *rw), (rw))
 RWLOCK_WRAPPER(pthread_rwlock_timedrdlock, ULD_AF_READ,
@@ -279,9 +286,9 @@ ULD_WRAPPER int pthread_spin_destroy(pthread_spinlock_t *s)
 }
 
 LOCK_WRAPPER(pthread_spin_lock, s, (pthread_spinlock_t *s), (s), NULL, 0, 1, spin_desc(),
-             spin_owner(s))
+             spin_owner(s), 0)
 LOCK_WRAPPER(pthread_spin_trylock, s, (pthread_spinlock_t *s), (s), NULL, ULD_AF_TRY, 0, spin_desc(),
-             spin_owner(s))
+             spin_owner(s), 0)
 UNLOCK_WRAPPER(pthread_spin_unlock, pthread_spinlock_t, spin_desc(), spin_owner(l))
 
 /* ---- the same workers for other APIs on these objects (workers.h) ------ */
@@ -294,7 +301,8 @@ UNLOCK_WRAPPER(pthread_spin_unlock, pthread_spinlock_t, spin_desc(), spin_owner(
 
 int uld_mutex_init_at(pthread_mutex_t *m, const pthread_mutexattr_t *a, uintptr_t ip)
 {
-    INIT(m, MUTEX_TAG(m), mutex_desc(m), REAL(pthread_mutex_init)(m, a), mutex_init_full(m, a, ip));
+    INIT(m, MUTEX_TAG(m), mutex_desc(m), mutex_locked(m), REAL(pthread_mutex_init)(m, a),
+         mutex_init_full(m, a, ip));
 }
 
 int uld_mutex_destroy_at(pthread_mutex_t *m, uintptr_t ip)

@@ -69,6 +69,8 @@ void uld_tid_reset(void) ULD_HIDDEN;            /* in a fork child */
 void uld_write_all(int fd, const char *p, size_t n) ULD_HIDDEN;
 void uld_warn(const char *fmt, ...) ULD_HIDDEN __attribute__((format(printf, 1, 2)));
 uint64_t uld_now_ns(void) ULD_HIDDEN;
+/* *p into *out unless p is unreadable (0); safe on memory unmapped meanwhile. */
+int uld_read_word(const uint64_t *p, uint64_t *out) ULD_HIDDEN;
 uint64_t uld_now_coarse_ns(void) ULD_HIDDEN;
 /* abort() on the validator's own behalf (halt_on_error, watchdog_abort, an
  * internal assertion): the kill-time reports stay quiet for that SIGABRT. */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,6 +28,27 @@ int uld_gettid(void)
 void uld_tid_reset(void)
 {
     tid_cache = 0;
+}
+
+/*
+ * Read a word that may lie in memory freed and unmapped since: the kernel
+ * copies it (EFAULT instead of a crash).  Where process_vm_readv is refused
+ * (a seccomp filter), rt_sigprocmask with an invalid `how` says whether it is
+ * readable (the rare unmap in between is the only risk left).
+ */
+int uld_read_word(const uint64_t *p, uint64_t *out)
+{
+    struct iovec local = {out, sizeof(*out)}, remote = {(void *)p, sizeof(*p)};
+    int saved = errno;
+    long n = syscall(SYS_process_vm_readv, getpid(), &local, 1, &remote, 1, 0);
+    int ok = n == (long)sizeof(*out);
+    if (n < 0 && errno != EFAULT && errno != ESRCH &&
+        !(syscall(SYS_rt_sigprocmask, -1, p, NULL, 8) != 0 && errno == EFAULT)) {
+        *out = __atomic_load_n(p, __ATOMIC_RELAXED);
+        ok = 1;
+    }
+    errno = saved;
+    return ok;
 }
 
 static void futex_wait(_Atomic int *addr, int val)

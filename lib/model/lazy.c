@@ -130,12 +130,38 @@ int uld_lazy_created(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d
     return uld_lazy_tag_pending(t, addr, d.tag, ip) || eager(t, addr);
 }
 
+struct uld_class *uld_lazy_class(uint64_t tag)
+{
+    return uld_class_by_index((uint32_t)(tag >> 32) & PENDING_MAX_CLASS);
+}
+
 static struct uld_lock *record_from(uintptr_t addr, uint64_t tag, struct uld_lockdesc d)
 {
-    struct uld_class *c = uld_class_by_index((uint32_t)(tag >> 32) & PENDING_MAX_CLASS);
+    struct uld_class *c = uld_lazy_class(tag);
     if (!c || c->k.kind != ULD_SITE_INIT || c->k.subclass)
         return NULL;
-    return uld_lock_create_initialised(addr, d, c, (uint32_t)tag);
+    struct uld_lock *l = uld_lock_create_initialised(addr, d, c, (uint32_t)tag);
+    if (l)
+        l->from_pending = 1;
+    return l;
+}
+
+int uld_lazy_is_from(const struct uld_lock *l, uint64_t tag)
+{
+    return l->from_pending && is_pending(tag) && l->ordinal == (uint32_t)tag &&
+           l->cls == uld_lazy_class(tag);
+}
+
+struct uld_lock *uld_lazy_record_at(uintptr_t addr, const uint64_t *tag_word, uint64_t tag)
+{
+    struct uld_lock *l = uld_lock_lookup(addr);
+    if (l) /* made from this tag, or the tag's lifetime is over */
+        return uld_lazy_is_from(l, tag) ? l : NULL;
+    uint64_t now;
+    struct uld_class *c = uld_lazy_class(tag);
+    if (!c || !uld_read_word(tag_word, &now) || now != tag)
+        return NULL; /* destroyed, made again, or its memory gone */
+    return record_from(addr, tag, (struct uld_lockdesc){.type = c->type, .flags = 0, .tag = NULL});
 }
 
 struct uld_lock *uld_lazy_record(uintptr_t addr, struct uld_lockdesc d)
@@ -168,17 +194,18 @@ struct uld_lock *uld_lazy_record_mine(struct uld_thread *t, uintptr_t addr)
 /*
  * The destroy of a lock that was never recorded in this lifetime: a
  * pending tag, and no granule bit at addr, so no record (an annotation may
- * have made one) and nothing buried there.  Only its tag needs clearing;
+ * have made one) and nothing buried there.  Only its tag changes (to the
+ * destroy's site, for a later use's report);
  * no thread state is touched (the initialising thread's pending entry may
  * stay: uld_lazy_record_mine checks the tag word, which no longer holds its
  * tag), so the caller need not enter the validator.  1: done.
  */
-int uld_lazy_destroy_unseen(uintptr_t addr, struct uld_lockdesc d)
+int uld_lazy_destroy_unseen(uintptr_t addr, struct uld_lockdesc d, uintptr_t ip)
 {
     if (!d.tag || (d.flags & ULD_LF_DESTROYED) ||
         !is_pending(__atomic_load_n(d.tag, __ATOMIC_RELAXED)) || uld_lockmap_marked(addr))
         return 0;
-    __atomic_store_n(d.tag, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(d.tag, uld_tag_dead(ip), __ATOMIC_RELAXED);
     return 1;
 }
 
@@ -191,11 +218,12 @@ int uld_lazy_destroy_unseen(uintptr_t addr, struct uld_lockdesc d)
  * address clean, and a use of this lock after its destroy is not reported
  * under the older one's name (a mutex is still caught by glibc's mark).
  */
-int uld_lazy_destroyed(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d)
+int uld_lazy_destroyed(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d,
+                       uintptr_t ip)
 {
     if (!d.tag || !is_pending(__atomic_load_n(d.tag, __ATOMIC_RELAXED)))
         return 0;
-    __atomic_store_n(d.tag, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(d.tag, uld_tag_dead(ip), __ATOMIC_RELAXED);
     forget_mine(t, addr);
     if (uld_lockmap_tomb_marked(addr)) {
         int saved = errno;

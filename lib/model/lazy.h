@@ -14,11 +14,20 @@ int uld_lazy_created(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d
                      uintptr_t ip) ULD_HIDDEN; /* 1: no record needed now */
 /* Its record, made from the pending tag in the object (NULL if none).  graph_lock held. */
 struct uld_lock *uld_lazy_record(uintptr_t addr, struct uld_lockdesc d) ULD_HIDDEN;
+/* The class a pending tag names, or NULL. */
+struct uld_class *uld_lazy_class(uint64_t tag) ULD_HIDDEN;
+/* Is l the record of the lifetime pending tag `tag` names (same class, same ordinal)? */
+int uld_lazy_is_from(const struct uld_lock *l, uint64_t tag) ULD_HIDDEN;
+/* The record of the lifetime `tag` names at addr, made if none, when the
+ * object (maybe gone: read safely) still says so; else NULL.  For other
+ * threads' recordless entries and needs.  graph_lock held. */
+struct uld_lock *uld_lazy_record_at(uintptr_t addr, const uint64_t *tag_word, uint64_t tag) ULD_HIDDEN;
 /* The same for an annotation by the initialising thread.  graph_lock held. */
 struct uld_lock *uld_lazy_record_mine(struct uld_thread *t, uintptr_t addr) ULD_HIDDEN;
-int uld_lazy_destroyed(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d) ULD_HIDDEN;
+int uld_lazy_destroyed(struct uld_thread *t, uintptr_t addr, struct uld_lockdesc d,
+                       uintptr_t ip) ULD_HIDDEN;
 /* Destroyed (successfully) before it was ever recorded: 1 if nothing else to do.  Lock-free. */
-int uld_lazy_destroy_unseen(uintptr_t addr, struct uld_lockdesc d) ULD_HIDDEN;
+int uld_lazy_destroy_unseen(uintptr_t addr, struct uld_lockdesc d, uintptr_t ip) ULD_HIDDEN;
 /* A lock seen for the first time (no init call): lockmap.c. graph_lock held. */
 struct uld_lock *uld_lock_first_use(uintptr_t addr, struct uld_lockdesc d, uintptr_t ip) ULD_HIDDEN;
 /* Does this lock let readers in while a writer waits? */

@@ -102,6 +102,7 @@ struct uld_lock {
     uint8_t tagged : 1;     /* its identity was written into the object (see locktype.h) */
     uint8_t misused : 2;    /* ULD_MISUSED_*: a reported misuse may have left the
                              * object's own state (owner, readers) corrupt */
+    uint8_t from_pending : 1; /* made from a pending tag (lazy.c): that lifetime's */
     _Atomic uint8_t fresh;  /* ULD_FRESH_*: written by other threads, hence not in the union */
     uint16_t birth_depth;   /* fresh locks: the initialiser's held depth at init */
     uintptr_t site_ip;      /* init or first-use site */
@@ -154,6 +155,19 @@ static inline uint64_t uld_lock_tag(const struct uld_lock *l)
 static inline int uld_tag_is_pending(uint64_t tag)
 {
     return tag >> 48 == ULD_PENDING_MAGIC >> 48;
+}
+
+/* A lock destroyed before it had a record: "UD" and the destroy's call
+ * site, so a later use still says where (tomb.c). */
+#define ULD_DEAD_MAGIC 0x5544000000000000ull
+#define ULD_DEAD_IP_MASK 0x0000ffffffffffffull
+static inline uint64_t uld_tag_dead(uintptr_t destroy_ip)
+{
+    return ULD_DEAD_MAGIC | ((uint64_t)destroy_ip & ULD_DEAD_IP_MASK);
+}
+static inline uintptr_t uld_tag_dead_ip(uint64_t tag)
+{
+    return tag >> 48 == ULD_DEAD_MAGIC >> 48 ? (uintptr_t)(tag & ULD_DEAD_IP_MASK) : 0;
 }
 
 /* lockmap.c: address -> instance.  Lookups are lock-free; the rest needs graph_lock. */

@@ -13,6 +13,7 @@
 __thread struct uld_thread *uld_self __attribute__((tls_model("initial-exec")));
 __thread unsigned uld_busy __attribute__((tls_model("initial-exec")));
 __thread uint32_t uld_next_serial __attribute__((tls_model("initial-exec")));
+struct uld_lock uld_recordless; /* id 0: every recordless entry's lock_id is UINT32_MAX */
 
 #define INFO_CHUNK 1024
 #define INFO_CHUNKS 1024 /* about a million threads described */
@@ -166,7 +167,8 @@ void uld_threads_after_fork_child(struct uld_thread *self)
 }
 
 /* fork's prepare step: what the threads that will not exist in the child hold. */
-void uld_threads_held_elsewhere(const struct uld_thread *self, void (*fn)(uintptr_t addr))
+void uld_threads_held_elsewhere(const struct uld_thread *self,
+                                void (*fn)(const struct uld_held *h))
 {
     uld_mutex_lock(&thread_lock);
     for (struct uld_thread *t = registry; t; t = t->next) {
@@ -174,7 +176,7 @@ void uld_threads_held_elsewhere(const struct uld_thread *self, void (*fn)(uintpt
             continue;
         int depth = t->depth; /* racy: the thread may be locking right now */
         for (int i = 0; i < depth && i < ULD_MAX_HELD; i++)
-            fn(t->held[i].addr);
+            fn(&t->held[i]);
     }
     uld_mutex_unlock(&thread_lock);
 }
@@ -223,6 +225,9 @@ int uld_threads_snapshot(struct uld_thread_snap *out, int max)
         s->nheld = 0;
         for (int i = 0; i < depth && i < ULD_MAX_HELD && s->nheld < ULD_SNAP_HELD; i++) {
             s->held[s->nheld] = t->held[i].addr;
+            int rl = uld_held_recordless(&t->held[i]);
+            s->held_pending[s->nheld] = rl ? t->held[i].pending : 0;
+            s->held_tag_word[s->nheld] = rl ? (uint64_t *)t->held[i].chain_key : NULL;
             s->held_mode[s->nheld] = t->held[i].mode;
             s->held_ip[s->nheld++] = t->held[i].ip;
         }

@@ -31,11 +31,26 @@ struct uld_held_ids {
 
 struct uld_held {
     uintptr_t addr;
-    struct uld_lock *lock; /* valid while lock->id == lock_id */
+    struct uld_lock *lock; /* valid while lock->id == lock_id; &uld_recordless: see below */
     uint64_t chain_key;    /* key of the held sequence up to and including this */
     uintptr_t ip;          /* acquisition site */
     ULD_HELD_IDS;
+    uint64_t pending;      /* a recordless entry's pending tag */
 };
+
+/*
+ * A recordless entry (recordless.c): a mutex taken at depth 0 before it had
+ * a record.  Its lock is uld_recordless (an id no entry's lock_id equals, so
+ * every "lock->id == lock_id" test fails), its chain key the address of
+ * the object's tag word (no memo entry is stored under it: anything pushed
+ * on top misses the memo), `pending` the tag.  The thread makes the record
+ * when it next enters the validator (uld_enter).
+ */
+extern struct uld_lock uld_recordless ULD_HIDDEN;
+static inline int uld_held_recordless(const struct uld_held *h)
+{
+    return h->lock == &uld_recordless;
+}
 
 /*
  * The thread's memo of recent acquisitions that validated cleanly: (lock,
@@ -132,6 +147,8 @@ struct uld_thread {
     uint32_t serial;       /* 1 for the first thread seen, then in creation order */
     int depth;             /* entries in held[] */
     uint64_t fast_hits;    /* statistics: on the fast path's own cache line */
+    int recordless;        /* held[0] may be a recordless entry (recordless.c) */
+    int recordless_needs;  /* thread-end needs of recordless entries noted (rules/wait.c) */
     int overflow;          /* acquisitions beyond ULD_MAX_HELD, not tracked */
     int disabled;          /* uld_checking(0) nesting depth */
     uintptr_t nest_addr;   /* uld_lock_nested(): next acquisition of nest_addr */
@@ -224,7 +241,8 @@ void uld_thread_destroy(struct uld_thread *t) ULD_HIDDEN;
 void uld_thread_refresh_name(struct uld_thread *t) ULD_HIDDEN;
 void uld_threads_after_fork_child(struct uld_thread *self) ULD_HIDDEN;
 /* fn(addr) for every lock held by a thread other than self (under thread_lock). */
-void uld_threads_held_elsewhere(const struct uld_thread *self, void (*fn)(uintptr_t addr)) ULD_HIDDEN;
+void uld_threads_held_elsewhere(const struct uld_thread *self,
+                                void (*fn)(const struct uld_held *h)) ULD_HIDDEN;
 /* A consistent-enough copy of one thread for the watchdog (racy by nature). */
 #define ULD_SNAP_HELD 16
 struct uld_thread_snap {
@@ -238,6 +256,8 @@ struct uld_thread_snap {
     uintptr_t held[ULD_SNAP_HELD];
     uintptr_t held_ip[ULD_SNAP_HELD];
     uint8_t held_mode[ULD_SNAP_HELD];
+    uint64_t held_pending[ULD_SNAP_HELD]; /* a recordless entry's tag, else 0 */
+    uint64_t *held_tag_word[ULD_SNAP_HELD];
     /* the newest entry, wherever it is: a fast-path acquisition pushes it
      * before the real call, so a thread blocked there shows it on top */
     uintptr_t top, top_ip;

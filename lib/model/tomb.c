@@ -100,16 +100,20 @@ int uld_tomb_use(uintptr_t addr, struct uld_lockdesc d, uintptr_t ip, struct uld
         return 0;
     }
     if (!tb) {
-        /* no tombstone (memory freed since, or the limit was reached), but glibc
-         * marked the mutex destroyed: bury it now, place of destroy unknown */
+        /* no tombstone (memory freed since, the limit was reached, or never
+         * recorded), but glibc marked the mutex destroyed: bury it now, at
+         * the destroy site a lock without a record left in its tag word
+         * (lazy.c), else unknown */
         if (!(d.flags & ULD_LF_DESTROYED) || uld_lock_lookup(addr))
             return 0;
         d.flags &= (uint8_t)~ULD_LF_DESTROYED;
+        uintptr_t site = d.tag ? uld_tag_dead_ip(__atomic_load_n(d.tag, __ATOMIC_RELAXED)) : 0;
+        d.tag = NULL; /* the object keeps glibc's mark, and our destroy site */
         struct uld_lock *l = uld_lock_first_use(addr, d, ip);
         if (!l)
             return 1;
-        *out = (struct uld_dead_use){l, l->id, 0};
-        uld_tomb_bury(l, addr, d, 0);
+        *out = (struct uld_dead_use){l, l->id, site};
+        uld_tomb_bury(l, addr, d, site);
         if ((tb = uld_lockmap_dead(addr)))
             tb->dead_reported = 1;
         return 1;

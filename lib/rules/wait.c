@@ -33,6 +33,7 @@
 #include "report/report.h"
 #include "model/stack.h"
 #include "model/stackmemo.h"
+#include "model/lazy.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -46,6 +47,7 @@ static char barrier_class_key;
 #define NEED_STACKS 16
 #define NEED_STACKS_WIDE 256
 #define SINCE_MAX 8
+#define RL_MAX 8
 #define BAR_PARTS 8
 
 /*
@@ -80,6 +82,18 @@ struct uld_end_needs {
         uintptr_t ip;
         uint32_t stack;
     } stacks[NEED_STACKS], *wide;
+    /* the needs of recordless entries (recordless.c): by address and
+     * pending tag, made records of when read (rl_record); a slot is
+     * written between two changes of its seq (odd meanwhile) */
+    _Atomic int rl_n;
+    struct rl_need {
+        _Atomic uint32_t seq;
+        uintptr_t addr;
+        uint64_t *tag_word;
+        uint64_t tag;
+        uintptr_t ip;
+        uint32_t stack;
+    } rl[RL_MAX];
 };
 
 /* Per thread: lock ids already noted as needed by its end; locks taken
@@ -90,6 +104,14 @@ static __thread uint32_t own_end_id __attribute__((tls_model("initial-exec")));
 static __thread struct uld_end_needs *own_needs __attribute__((tls_model("initial-exec")));
 static __thread struct uld_needed since[SINCE_MAX] __attribute__((tls_model("initial-exec")));
 static __thread int nsince __attribute__((tls_model("initial-exec")));
+/* the same for recordless entries (recordless.c), made records of at arrival */
+static __thread struct rl_taken {
+    uintptr_t addr;
+    uint64_t *tag_word;
+    uint64_t tag;
+    uintptr_t ip;
+} since_rl[SINCE_MAX] __attribute__((tls_model("initial-exec")));
+static __thread int nsince_rl __attribute__((tls_model("initial-exec")));
 static __thread int since_next __attribute__((tls_model("initial-exec"))); /* probe start when full */
 /* uld_lock_retirements when the full `since` list was last found all live:
  * entries added since were live then, so none can be dead while it holds */
@@ -126,7 +148,8 @@ void uld_wait_thread_begins(struct uld_thread *t)
     uintptr_t self = (uintptr_t)pthread_self();
     int saved = errno;
     memset(needs_seen, 0, sizeof(needs_seen));
-    nsince = 0;
+    nsince = nsince_rl = 0;
+    t->recordless_needs = 0;
     uld_mutex_lock(&uld_graph_lock);
     struct uld_lock *old = uld_lock_lookup(self);
     if (old) /* a thread that was never joined had this descriptor */
@@ -193,6 +216,38 @@ static int own_end_live(void)
     return w && w->id == own_end_id && atomic_load(&w->addr);
 }
 
+/* Recordless need i of en, read whole, as a need of its lock's record
+ * (made if the lock is still there).  0: none.  graph_lock held. */
+static int rl_read(struct uld_end_needs *en, int i, struct end_need *out)
+{
+    struct rl_need *x = &en->rl[i];
+    uint32_t seq = atomic_load_explicit(&x->seq, memory_order_acquire);
+    struct rl_need copy = {.addr = x->addr, .tag_word = x->tag_word, .tag = x->tag,
+                           .ip = x->ip, .stack = x->stack};
+    atomic_thread_fence(memory_order_acquire);
+    if ((seq & 1) || atomic_load_explicit(&x->seq, memory_order_relaxed) != seq || !copy.addr)
+        return 0; /* being dropped (destroyed) or replaced (the thread records that one) */
+    struct uld_lock *l = uld_lazy_record_at(copy.addr, copy.tag_word, copy.tag);
+    if (!l)
+        return 0;
+    *out = (struct end_need){{l, l->id, 0, 0, copy.ip}, copy.stack};
+    return 1;
+}
+
+/* The recordless ones, as needs_record does.  graph_lock held. */
+static void rl_record(struct uld_thread *t, struct uld_lock *w, struct uld_end_needs *en,
+                      int search, uintptr_t ip)
+{
+    int n = atomic_load_explicit(&en->rl_n, memory_order_acquire);
+    for (int i = 0; i < n; i++) {
+        struct end_need x;
+        if (rl_read(en, i, &x)) {
+            struct uld_need_origin o = {x.stack, en->tid, en->serial};
+            uld_check_needs(t, w, &x.nd, &o, search, ip);
+        }
+    }
+}
+
 /* Every live noted need of en as an edge w -> lock.  graph_lock held. */
 static void needs_record(struct uld_thread *t, struct uld_lock *w, struct uld_end_needs *en,
                          int search, uintptr_t ip)
@@ -204,6 +259,7 @@ static void needs_record(struct uld_thread *t, struct uld_lock *w, struct uld_en
         if (needed_live(&x->nd))
             uld_check_needs(t, w, &x->nd, &o, search, ip);
     }
+    rl_record(t, w, en, search, ip);
 }
 
 /* The list is full: drop the needs forgotten or of locks gone since, else
@@ -233,12 +289,18 @@ static int needs_make_room(struct uld_thread *t, struct uld_end_needs *en)
  * a miss (the table is direct-mapped: unbound's threads lock at more
  * sites than it holds) from the thread's stack memo when the same call
  * chain was captured before (stackmemo.c). */
+static struct need_stack *need_stack_slot(struct uld_end_needs *en, const struct uld_class *c,
+                                          uintptr_t ip)
+{
+    uintptr_t h = ((uintptr_t)c >> 6) ^ ip ^ (ip >> 9);
+    return en->wide ? &en->wide[h % NEED_STACKS_WIDE] : &en->stacks[h % NEED_STACKS];
+}
+
 static uint32_t need_stack(struct uld_thread *t, struct uld_end_needs *en,
                            const struct uld_lock *l, uintptr_t ip)
 {
     uintptr_t h = ((uintptr_t)l->cls >> 6) ^ ip ^ (ip >> 9);
-    struct need_stack *s =
-        en->wide ? &en->wide[h % NEED_STACKS_WIDE] : &en->stacks[h % NEED_STACKS];
+    struct need_stack *s = need_stack_slot(en, l->cls, ip);
     if (s->cls == l->cls && s->ip == ip && s->stack)
         return s->stack;
     if (s->stack && !en->wide && (en->wide = uld_alloc(NEED_STACKS_WIDE * sizeof(*s))))
@@ -307,6 +369,126 @@ void uld_wait_note_acquire(struct uld_thread *t, struct uld_lock *l, unsigned su
 void uld_wait_note_taken(struct uld_lock *l, unsigned subclass, unsigned mode, uintptr_t ip)
 {
     note_taken(l, subclass, mode, ip);
+}
+
+/* ---- the needs of recordless entries (recordless.c) ---------------------- */
+
+static void rl_write(struct rl_need *x, uintptr_t addr, uint64_t *tag_word, uint64_t tag,
+                     uintptr_t ip, uint32_t stack)
+{
+    uint32_t seq = atomic_load_explicit(&x->seq, memory_order_relaxed);
+    atomic_store_explicit(&x->seq, seq + 1, memory_order_relaxed);
+    atomic_thread_fence(memory_order_release);
+    x->addr = addr;
+    x->tag_word = tag_word;
+    x->tag = tag;
+    x->ip = ip;
+    x->stack = stack;
+    atomic_store_explicit(&x->seq, seq + 2, memory_order_release);
+}
+
+static void rl_set_count(struct uld_thread *t, struct uld_end_needs *en, int n)
+{
+    atomic_store_explicit(&en->rl_n, n, memory_order_release);
+    t->recordless_needs = n + nsince_rl;
+}
+
+/* The barrier's "taken since" of a recordless entry, for this thread's
+ * next arrival; 0: no room (the slow path notes it). */
+static int since_rl_note(struct uld_thread *t, uintptr_t addr, uint64_t *tag_word, uint64_t tag,
+                         uintptr_t ip)
+{
+    int n = nsince_rl;
+    if (n && since_rl[n - 1].addr == addr && since_rl[n - 1].tag == tag)
+        return 1;
+    if (n == SINCE_MAX)
+        return 0;
+    since_rl[n] = (struct rl_taken){addr, tag_word, tag, ip};
+    nsince_rl = n + 1;
+    t->recordless_needs++;
+    return 1;
+}
+
+/* Forget the recordless "taken since" entries of addr (0: all). */
+static void since_rl_drop(struct uld_thread *t, uintptr_t addr)
+{
+    int k = 0;
+    for (int i = 0; i < nsince_rl; i++)
+        if (addr && since_rl[i].addr != addr)
+            since_rl[k++] = since_rl[i];
+    nsince_rl = k;
+    t->recordless_needs = k + (own_needs ? atomic_load_explicit(&own_needs->rl_n,
+                                                                memory_order_relaxed) : 0);
+}
+
+/* The list is full: drop the needs of locks destroyed since, else move
+ * them all into the graph, as needs_make_room does.  Takes graph_lock. */
+static int rl_make_room(struct uld_thread *t, struct uld_end_needs *en)
+{
+    int saved = errno;
+    uld_mutex_lock(&uld_graph_lock);
+    int k = 0;
+    for (int i = 0; i < RL_MAX; i++) {
+        const struct rl_need *x = &en->rl[i];
+        if (x->addr && k++ != i)
+            rl_write(&en->rl[k - 1], x->addr, x->tag_word, x->tag, x->ip, x->stack);
+    }
+    if (k == RL_MAX) {
+        if (own_end_live())
+            rl_record(t, own_end, en, own_end->node.in != NULL, 0);
+        k = 0;
+    }
+    rl_set_count(t, en, k);
+    uld_mutex_unlock(&uld_graph_lock);
+    uld_report_flush();
+    errno = saved;
+    return k;
+}
+
+/*
+ * A recordless acquisition's need: its address and pending tag, noted
+ * lock-free once its (class, site) has a stack.  0: the slow path notes it
+ * (a site without a stack yet, a join holding locks waiting already).
+ */
+int uld_wait_note_recordless(struct uld_thread *t, uintptr_t addr, uint64_t *tag_word,
+                             uint64_t tag, uintptr_t ip)
+{
+    struct uld_end_needs *en = own_needs;
+    if (!since_rl_note(t, addr, tag_word, tag, ip))
+        return 0;
+    if (!en)
+        return 1; /* an end nothing waits for (the main thread's) needs nothing */
+    const struct uld_class *c = uld_lazy_class(tag);
+    if (!c || atomic_load_explicit(&en->waited, memory_order_relaxed))
+        return 0;
+    int n = atomic_load_explicit(&en->rl_n, memory_order_relaxed);
+    if (n && en->rl[n - 1].addr == addr && en->rl[n - 1].tag == tag)
+        return 1; /* this lifetime, taken again */
+    const struct need_stack *s = need_stack_slot(en, c, ip);
+    if (s->cls != c || s->ip != ip || !s->stack)
+        return 0;
+    if (n == RL_MAX)
+        n = rl_make_room(t, en);
+    rl_write(&en->rl[n], addr, tag_word, tag, ip, s->stack);
+    rl_set_count(t, en, n + 1);
+    atomic_thread_fence(memory_order_seq_cst); /* see struct uld_end_needs */
+    return !atomic_load_explicit(&en->waited, memory_order_relaxed);
+}
+
+/* The lock at addr is gone (destroyed, or recorded as a need of its own). */
+void uld_wait_recordless_drop(struct uld_thread *t, uintptr_t addr)
+{
+    struct uld_end_needs *en = own_needs;
+    since_rl_drop(t, addr);
+    if (!en)
+        return;
+    int n = atomic_load_explicit(&en->rl_n, memory_order_relaxed);
+    for (int i = 0; i < n; i++)
+        if (en->rl[i].addr == addr)
+            rl_write(&en->rl[i], 0, NULL, 0, 0, 0);
+    while (n > 0 && !en->rl[n - 1].addr)
+        n--;
+    rl_set_count(t, en, n);
 }
 
 /* The thread ends: what it needed stays with its end until the join. */
@@ -388,12 +570,13 @@ void uld_wait_announced(struct uld_thread *t)
         return;
     int n = en ? atomic_load_explicit(&en->n, memory_order_relaxed) : 0;
     int base = en ? atomic_load_explicit(&en->base, memory_order_relaxed) : 0;
-    if (!w->node.out && n == base)
+    if (!w->node.out && n == base && !t->recordless_needs)
         return; /* nothing noted since the last one */
     uint64_t bits = 0;
     if (en && !w->node.out && !atomic_load_explicit(&en->waited, memory_order_relaxed)) {
         bits = forget_needs(en, base, n);
         atomic_store_explicit(&en->base, n, memory_order_release);
+        rl_set_count(t, en, 0);
         atomic_thread_fence(memory_order_seq_cst); /* see struct uld_end_needs */
         if (!atomic_load_explicit(&en->waited, memory_order_relaxed)) {
             set_aside_taken(t, bits);
@@ -417,6 +600,7 @@ void uld_wait_announced(struct uld_thread *t)
                              atomic_load_explicit(&en->n, memory_order_relaxed));
         atomic_store_explicit(&en->base, 0, memory_order_relaxed);
         atomic_store_explicit(&en->n, 0, memory_order_release);
+        rl_set_count(t, en, 0);
     }
     uld_mutex_unlock(&uld_graph_lock);
     set_aside_taken(t, bits);
@@ -556,6 +740,12 @@ static void barrier_arrive(struct uld_thread *t, struct uld_lock *b, uintptr_t i
     for (int i = 0; i < nsince && me->nneeds < 2 * SINCE_MAX; i++)
         if (find_needed(me->needs, me->nneeds, since[i].id) < 0 && needed_live(&since[i]))
             me->needs[me->nneeds++] = since[i];
+    for (int i = 0; i < nsince_rl && me->nneeds < 2 * SINCE_MAX; i++) {
+        const struct rl_taken *x = &since_rl[i];
+        struct uld_lock *l = uld_lazy_record_at(x->addr, x->tag_word, x->tag);
+        if (l && find_needed(me->needs, me->nneeds, l->id) < 0)
+            me->needs[me->nneeds++] = (struct uld_needed){l, l->id, 0, 0, x->ip};
+    }
     me->stack = uld_stack_capture();
     uld_wait_note_waker(b, t->serial);
     for (int i = 0; i < BAR_PARTS; i++) {
@@ -582,6 +772,7 @@ void uld_wait_barrier_passed(struct uld_thread *t)
     /* a new round: what it takes to arrive next time starts now, and the
      * memo is set aside so each lock's next acquisition is seen again */
     nsince = 0;
+    since_rl_drop(t, 0);
     for (int i = 0; i < ULD_FAST_SLOTS; i++)
         uld_fast_set_aside(t, &t->fast[i]);
 }

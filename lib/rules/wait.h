@@ -20,6 +20,11 @@ void uld_wait_note_taken(struct uld_lock *l, unsigned subclass, unsigned mode,
                          uintptr_t ip) ULD_HIDDEN;
 /* t woke a condvar or semaphore holding locks (no validator lock held). */
 void uld_wait_announced(struct uld_thread *t) ULD_HIDDEN;
+/* A recordless entry's need (recordless.c); 0: noted by the slow path instead. */
+int uld_wait_note_recordless(struct uld_thread *t, uintptr_t addr, uint64_t *tag_word,
+                             uint64_t tag, uintptr_t ip) ULD_HIDDEN;
+/* ... the lock at addr is destroyed, or recorded: its recordless needs go. */
+void uld_wait_recordless_drop(struct uld_thread *t, uintptr_t addr) ULD_HIDDEN;
 /* ... a waker not in wo->wakers[0]: kept if there is room (lock-free). */
 void uld_wait_note_new_waker(struct uld_waitobj *wo, uint32_t serial) ULD_HIDDEN;
 /* thread `serial` woke w (lock-free; inline for the fast path's post). */

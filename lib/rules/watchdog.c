@@ -18,6 +18,7 @@
 #include "report/report.h"
 #include "model/stack.h"
 #include "wait.h"
+#include "model/lazy.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -190,11 +191,21 @@ static void report_deadlock(struct uld_thread_snap **cycle, int n, uint64_t now)
     }
 }
 
+/* The record of a snapshot's held lock k: one a recordless entry has
+ * none of yet gets it (not in a signal handler).  graph_lock held. */
+static struct uld_lock *snap_held_lock(const struct uld_thread_snap *s, int k, int may_make)
+{
+    struct uld_lock *l = uld_lock_lookup(s->held[k]);
+    if (!l && may_make && s->held_pending[k])
+        l = uld_lazy_record_at(s->held[k], s->held_tag_word[k], s->held_pending[k]);
+    return l;
+}
+
 /* A snapshot's held locks as report entries (context only). */
 static void add_held(struct uld_report *r, const struct uld_thread_snap *s)
 {
     for (int k = 0; k < s->nheld && r->nheld < ULD_R_MAX_HELD; k++) {
-        struct uld_lock *l = uld_lock_lookup(s->held[k]);
+        struct uld_lock *l = snap_held_lock(s, k, 1);
         int known = r->nlocks;
         int idx = l ? uld_report_add_lock(r, l, 0) : -1;
         if (idx >= known)
@@ -416,7 +427,7 @@ static void kill_add_thread(struct uld_report *r, struct uld_thread_snap *s, int
     int wi = uld_report_add_lock(r, w, 0);
     int from = wi;
     for (int k = 0; k < s->nheld && r->nheld < ULD_R_MAX_HELD; k++) {
-        struct uld_lock *l = uld_lock_lookup(s->held[k]);
+        struct uld_lock *l = snap_held_lock(s, k, 0);
         int known = r->nlocks;
         int idx = l ? uld_report_add_lock(r, l, 0) : -1;
         if (idx < 0)

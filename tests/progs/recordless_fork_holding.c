@@ -1,0 +1,51 @@
+/*
+ * recordless_fork_holding.c - a worker holds a per-request lock it took
+ * holding nothing (no record) when main forks; the child locks it and
+ * would wait for ever (a timed lock, to end).  fork-holding in the child,
+ * naming the lock.  Exit statuses as in fork_holding.c.
+ *
+ * EXPECT: fork-holding request_new:*#2
+ * EXPECT-EXIT: 0
+ */
+#include "recordless.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int held, done;
+
+static void *worker(void *arg)
+{
+    struct request *r = arg;
+    request_thread_warm();
+    request_lock(r);
+    flag_set(&held);
+    flag_wait(&done); /* holding r->lock, outside the validator */
+    request_unlock(r);
+    return NULL;
+}
+
+int main(void)
+{
+    request_thread_warm();
+    struct request *r = request_new();
+    static pthread_mutex_t probe = PTHREAD_MUTEX_INITIALIZER; /* not r's: no record for it */
+    int validated = uld_is_held(&probe) != -1;
+    pthread_t t = spawn_thread(worker, r);
+    flag_wait(&held);
+    pid_t pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        struct timespec deadline = in_ms(CLOCK_REALTIME, 50);
+        int rc = pthread_mutex_timedlock(&r->lock, &deadline); /* never granted */
+        _exit(rc == ETIMEDOUT ? 0 : 1);
+    }
+    flag_set(&done);
+    join_thread(t);
+    int status;
+    CHECK(waitpid(pid, &status, 0) == pid);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == (validated ? 66 : 0));
+    request_free(r);
+    return 0;
+}
