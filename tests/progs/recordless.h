@@ -70,4 +70,36 @@ static inline void flag_wait(int *flag)
         sched_yield();
 }
 
+/*
+ * A thread that takes r's lock holding nothing (no record) and keeps it,
+ * outside the validator, from holder_start() until holder_stop(); then it
+ * unlocks it (of whatever the caller left there: glibc's normal mutex
+ * does not check).
+ */
+static int holder_held, holder_released;
+
+static void *holder(void *arg)
+{
+    struct request *r = arg;
+    request_thread_warm();
+    request_lock(r);
+    flag_set(&holder_held);
+    flag_wait(&holder_released);
+    (void)pthread_mutex_unlock(&r->lock);
+    return NULL;
+}
+
+static inline pthread_t holder_start(struct request *r)
+{
+    pthread_t t = spawn_thread(holder, r);
+    flag_wait(&holder_held);
+    return t;
+}
+
+static inline void holder_stop(pthread_t t)
+{
+    flag_set(&holder_released);
+    join_thread(t);
+}
+
 #endif

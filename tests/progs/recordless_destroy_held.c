@@ -7,28 +7,13 @@
  */
 #include "recordless.h"
 
-static int held, done;
-
-static void *worker(void *arg)
-{
-    struct request *r = arg;
-    request_thread_warm();
-    request_lock(r);
-    flag_set(&held);
-    flag_wait(&done); /* holding r->lock, outside the validator */
-    request_unlock(r);
-    return NULL;
-}
-
 int main(void)
 {
     request_thread_warm();
     struct request *r = request_new();
-    pthread_t t = spawn_thread(worker, r);
-    flag_wait(&held);
+    pthread_t t = holder_start(r);
     CHECK(pthread_mutex_destroy(&r->lock) == EBUSY); /* the bug */
-    flag_set(&done);
-    join_thread(t);
+    holder_stop(t);
     request_free(r);
     return 0;
 }

@@ -12,27 +12,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int held, done;
-
-static void *worker(void *arg)
-{
-    struct request *r = arg;
-    request_thread_warm();
-    request_lock(r);
-    flag_set(&held);
-    flag_wait(&done); /* holding r->lock, outside the validator */
-    request_unlock(r);
-    return NULL;
-}
-
 int main(void)
 {
     request_thread_warm();
     struct request *r = request_new();
     static pthread_mutex_t probe = PTHREAD_MUTEX_INITIALIZER; /* not r's: no record for it */
     int validated = uld_is_held(&probe) != -1;
-    pthread_t t = spawn_thread(worker, r);
-    flag_wait(&held);
+    pthread_t t = holder_start(r);
     pid_t pid = fork();
     CHECK(pid >= 0);
     if (pid == 0) {
@@ -40,8 +26,7 @@ int main(void)
         int rc = pthread_mutex_timedlock(&r->lock, &deadline); /* never granted */
         _exit(rc == ETIMEDOUT ? 0 : 1);
     }
-    flag_set(&done);
-    join_thread(t);
+    holder_stop(t);
     int status;
     CHECK(waitpid(pid, &status, 0) == pid);
     CHECK(WIFEXITED(status));

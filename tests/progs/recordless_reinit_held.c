@@ -9,27 +9,12 @@
  */
 #include "recordless.h"
 
-static int held, done;
-
-static void *worker(void *arg)
-{
-    struct request *r = arg;
-    request_thread_warm();
-    request_lock(r);
-    flag_set(&held);
-    flag_wait(&done); /* holding r->lock, outside the validator */
-    (void)pthread_mutex_unlock(&r->lock); /* of the new, unlocked mutex */
-    return NULL;
-}
-
 int main(void)
 {
     request_thread_warm();
     struct request *r = request_new();
-    pthread_t t = spawn_thread(worker, r);
-    flag_wait(&held);
+    pthread_t t = holder_start(r);
     OK(pthread_mutex_init(&r->lock, NULL)); /* the bug */
-    flag_set(&done);
-    join_thread(t);
+    holder_stop(t);
     return 0;
 }
