@@ -18,12 +18,12 @@
 #define ULD_FASTPATH_H
 
 #include "hooks.h"
-
-#include <pthread.h>
 #include "model/chain.h"
 #include "model/lazy.h"
 #include "model/thread.h"
 #include "rules/wait.h"
+
+#include <pthread.h>
 
 /* The interposer passes its acquisition flags (hooks.h) as the mode. */
 _Static_assert(ULD_AF_READ == ULD_MODE_READ && ULD_AF_TRY == ULD_MODE_TRY, "mode bits");
@@ -333,8 +333,7 @@ static inline __attribute__((always_inline)) int uld_fast_destroy_unseen(const v
 }
 
 /* ... and it was destroyed: its lifetime leaves only its destroy's site in
- * the tag word (a need
- * its recordless acquisition noted goes). */
+ * the tag word (a need its recordless acquisition noted goes). */
 static inline void uld_fast_destroyed_unseen(const void *lock, uint64_t *tag, uintptr_t ip)
 {
     __atomic_store_n(tag, uld_tag_dead(ip), __ATOMIC_RELAXED);

@@ -8,9 +8,10 @@
  * made, then buried) for a lock that was never part of any dependency.  So
  * a plain mutex whose tag is still pending (lazy.c: no record, nothing
  * buried at its address), locked at depth 0 with no signal handler
- * installed and no semaphore's "taken since" to feed, is pushed as a recordless entry (thread.h) once a trylock took
- * it (a lock that would block takes the slow path, which makes the record:
- * a thread blocked on a lock always finds it recorded).  Its thread-end
+ * installed and no semaphore's "taken since" to feed, is pushed as a
+ * recordless entry (thread.h) once a trylock took it (a lock that would
+ * block takes the slow path, which makes the record: a thread blocked on a
+ * lock always finds it recorded).  Its thread-end
  * need is noted by address and tag (rules/wait.c); its unlock is the fast
  * path's pop; its destroy the inline one, which drops that need.  The
  * barrier's "taken since" keeps it the same way, made a record of at the

@@ -157,7 +157,7 @@ static __attribute__((noinline, cold)) int fast_failed(int err, uintptr_t ip)
         int f_ = real_call;                                                  \
         if (!__builtin_expect(f_ == 0, 1))                                   \
             return failed_call;                                              \
-        uld_fast_destroyed_unseen((const void *)(lockp), tag_, CALLER_IP);                                     \
+        uld_fast_destroyed_unseen((const void *)(lockp), tag_, CALLER_IP);   \
         return 0;                                                            \
     } while (0)
 

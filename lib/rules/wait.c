@@ -299,12 +299,11 @@ static struct need_stack *need_stack_slot(struct uld_end_needs *en, const struct
 static uint32_t need_stack(struct uld_thread *t, struct uld_end_needs *en,
                            const struct uld_lock *l, uintptr_t ip)
 {
-    uintptr_t h = ((uintptr_t)l->cls >> 6) ^ ip ^ (ip >> 9);
     struct need_stack *s = need_stack_slot(en, l->cls, ip);
     if (s->cls == l->cls && s->ip == ip && s->stack)
         return s->stack;
     if (s->stack && !en->wide && (en->wide = uld_alloc(NEED_STACKS_WIDE * sizeof(*s))))
-        s = &en->wide[h % NEED_STACKS_WIDE];
+        s = need_stack_slot(en, l->cls, ip);
     int saved = errno;
     uld_mutex_lock(&uld_graph_lock);
     uintptr_t outer = t->stack_anchor; /* an enclosing entry's, if any: kept */
@@ -387,10 +386,17 @@ static void rl_write(struct rl_need *x, uintptr_t addr, uint64_t *tag_word, uint
     atomic_store_explicit(&x->seq, seq + 2, memory_order_release);
 }
 
+/* t->recordless_needs: how many notes of both kinds, for the inline destroy. */
+static void rl_count_update(struct uld_thread *t)
+{
+    t->recordless_needs =
+        nsince_rl + (own_needs ? atomic_load_explicit(&own_needs->rl_n, memory_order_relaxed) : 0);
+}
+
 static void rl_set_count(struct uld_thread *t, struct uld_end_needs *en, int n)
 {
     atomic_store_explicit(&en->rl_n, n, memory_order_release);
-    t->recordless_needs = n + nsince_rl;
+    rl_count_update(t);
 }
 
 /* The barrier's "taken since" of a recordless entry, for this thread's
@@ -405,7 +411,7 @@ static int since_rl_note(struct uld_thread *t, uintptr_t addr, uint64_t *tag_wor
         return 0;
     since_rl[n] = (struct rl_taken){addr, tag_word, tag, ip};
     nsince_rl = n + 1;
-    t->recordless_needs++;
+    rl_count_update(t);
     return 1;
 }
 
@@ -417,8 +423,7 @@ static void since_rl_drop(struct uld_thread *t, uintptr_t addr)
         if (addr && since_rl[i].addr != addr)
             since_rl[k++] = since_rl[i];
     nsince_rl = k;
-    t->recordless_needs = k + (own_needs ? atomic_load_explicit(&own_needs->rl_n,
-                                                                memory_order_relaxed) : 0);
+    rl_count_update(t);
 }
 
 /* The list is full: drop the needs of locks destroyed since, else move
