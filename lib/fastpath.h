@@ -296,9 +296,30 @@ static inline __attribute__((always_inline)) int uld_fast_wake(const void *obj)
     return 1;
 }
 
-/* A plain mutex's first lock by a thread holding nothing (recordless.c):
- * 1: taken with trylock and pushed without a record; 0: the slow path. */
-int uld_recordless_lock(pthread_mutex_t *m, struct uld_lockdesc d, uintptr_t ip,
+/*
+ * A short stretch of the fast path that changes the thread's notes beyond
+ * the held stack: a signal handler arriving meanwhile passes through the
+ * validator, as inside uld_enter.  Nothing in it changes what uld_leave
+ * would decide, so resuming gives the thread its fast path back as it was.
+ */
+static inline void uld_fast_hold_off(void)
+{
+    uld_busy = 1;
+    uld_fast_self = NULL;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+static inline void uld_fast_resume(struct uld_thread *t)
+{
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    uld_fast_self = t;
+    uld_busy = 0;
+}
+
+/* A plain mutex's first lock by a thread holding nothing (recordless.c),
+ * its tag word at tag_word: 1: taken with trylock and pushed without a
+ * record; 0: the slow path. */
+int uld_recordless_lock(pthread_mutex_t *m, uint64_t *tag_word, uintptr_t ip,
                         int (*trylock)(pthread_mutex_t *));
 void uld_recordless_destroyed(struct uld_thread *t, const void *lock);
 

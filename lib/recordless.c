@@ -32,22 +32,23 @@
 #include <pthread.h>
 #include <stdint.h>
 
-int uld_recordless_lock(pthread_mutex_t *m, struct uld_lockdesc d, uintptr_t ip,
+int uld_recordless_lock(pthread_mutex_t *m, uint64_t *tag_word, uintptr_t ip,
                         int (*trylock)(pthread_mutex_t *))
 {
     struct uld_thread *t = uld_fast_self;
     uintptr_t addr = (uintptr_t)m;
-    if (!t || t->depth || d.type != ULD_TYPE_MUTEX || d.flags || !d.tag || t->sem_addr ||
+    if (!t || t->depth || t->sem_addr ||
         atomic_load_explicit(&uld_signal_handlers, memory_order_relaxed))
         return 0;
-    uint64_t tag = __atomic_load_n(d.tag, __ATOMIC_RELAXED);
+    uint64_t tag = __atomic_load_n(tag_word, __ATOMIC_RELAXED);
     if (!uld_tag_is_pending(tag) || uld_lockmap_may_have_record(addr))
         return 0;
-    uld_enter_from_fast(); /* a signal handler from here on passes through */
-    int pushed = uld_wait_note_recordless(t, addr, d.tag, tag, ip) && trylock(m) == 0;
+    /* depth 0: an earlier recordless entry was popped, nothing to make */
+    uld_fast_hold_off();
+    int pushed = uld_wait_note_recordless(t, addr, tag_word, tag, ip) && trylock(m) == 0;
     if (pushed) {
         t->held[0] = (struct uld_held){.addr = addr, .lock = &uld_recordless,
-                                       .chain_key = (uintptr_t)d.tag, .ip = ip,
+                                       .chain_key = (uintptr_t)tag_word, .ip = ip,
                                        .lock_id = UINT32_MAX, .type = ULD_TYPE_MUTEX,
                                        .pending = tag};
         t->depth = 1;
@@ -55,7 +56,7 @@ int uld_recordless_lock(pthread_mutex_t *m, struct uld_lockdesc d, uintptr_t ip,
         if (t->max_depth < 1)
             t->max_depth = 1;
     }
-    uld_leave();
+    uld_fast_resume(t);
     return pushed;
 }
 
@@ -75,9 +76,9 @@ void uld_recordless_materialise(struct uld_thread *t)
 
 void uld_recordless_destroyed(struct uld_thread *t, const void *lock)
 {
-    uld_enter_from_fast();
+    uld_fast_hold_off();
     uld_wait_recordless_drop(t, (uintptr_t)lock);
-    uld_leave();
+    uld_fast_resume(t);
 }
 
 /* fork's prepare step: another thread's recordless entry gets its record,

@@ -112,6 +112,14 @@ static inline int mutex_fork_owner(const pthread_mutex_t *m)
     return (m->__data.__kind & GLIBC_MUTEX_PSHARED) ? 0 : mutex_owner(m);
 }
 
+/* A mutex whose mutex_desc has no flags and a tag word: a plain one
+ * (normal or adaptive; not destroyed, robust, shared or priority-aware). */
+static inline int mutex_plain(const pthread_mutex_t *m)
+{
+    int kind = __atomic_load_n(&m->__data.__kind, __ATOMIC_RELAXED);
+    return uld_lock_tags && (kind == PTHREAD_MUTEX_TIMED_NP || kind == PTHREAD_MUTEX_ADAPTIVE_NP);
+}
+
 static inline int mutex_locked(const pthread_mutex_t *m)
 {
     return mutex_lock_state(m) != 0;

@@ -231,7 +231,8 @@ ULD_WRAPPER int pthread_mutex_destroy(pthread_mutex_t *m)
 
 LOCK_WRAPPER(pthread_mutex_lock, m, (pthread_mutex_t *m), (m), mutex_tag_word(m), 0, 1,
              mutex_desc(m), mutex_fork_owner(m),
-             uld_recordless_lock(m, mutex_desc(m), ip, uld_real.pthread_mutex_trylock))
+             mutex_plain(m) && uld_recordless_lock(m, mutex_tag_word(m), ip,
+                                                   uld_real.pthread_mutex_trylock))
 LOCK_WRAPPER(pthread_mutex_trylock, m, (pthread_mutex_t *m), (m), mutex_tag_word(m), ULD_AF_TRY,
              0, mutex_desc(m), mutex_fork_owner(m), 0)
 LOCK_WRAPPER(pthread_mutex_timedlock, m, (pthread_mutex_t *m, const struct timespec *ts), (m, ts),

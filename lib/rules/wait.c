@@ -372,6 +372,23 @@ void uld_wait_note_taken(struct uld_lock *l, unsigned subclass, unsigned mode, u
 
 /* ---- the needs of recordless entries (recordless.c) ---------------------- */
 
+/*
+ * Both lists are kept in acquisition order, and the common lifetime (a
+ * request's mutex: initialised, locked, unlocked, destroyed) only ever
+ * touches their newest entries: its note appends, its destroy removes the
+ * newest.  A note whose address is the newest entry's replaces it: that
+ * earlier lifetime at the same address has ended (a re-initialisation, or
+ * memory freed and reused without a destroy, which glibc allows).
+ */
+
+/* Where this thread last noted a recordless need: (class, site) and its
+ * stack, so a lock made again at the same site skips the table. */
+static __thread struct rl_site {
+    uint32_t tag_class; /* the pending tag's upper half: "UP" and the class */
+    uint32_t stack;
+    uintptr_t ip;
+} rl_site __attribute__((tls_model("initial-exec")));
+
 static void rl_write(struct rl_need *x, uintptr_t addr, uint64_t *tag_word, uint64_t tag,
                      uintptr_t ip, uint32_t stack)
 {
@@ -399,31 +416,51 @@ static void rl_set_count(struct uld_thread *t, struct uld_end_needs *en, int n)
     rl_count_update(t);
 }
 
+/* The "taken since" list is full: the entries whose lifetime ended make
+ * room (their tag word says so; read safely, the memory may be gone).
+ * Returns the new count. */
+static int since_rl_make_room(void)
+{
+    int k = 0;
+    for (int i = 0; i < nsince_rl; i++) {
+        uint64_t now;
+        if (uld_read_word(since_rl[i].tag_word, &now) && now == since_rl[i].tag)
+            since_rl[k++] = since_rl[i];
+    }
+    return nsince_rl = k;
+}
+
 /* The barrier's "taken since" of a recordless entry, for this thread's
  * next arrival; 0: no room (the slow path notes it). */
-static int since_rl_note(struct uld_thread *t, uintptr_t addr, uint64_t *tag_word, uint64_t tag,
-                         uintptr_t ip)
+static int since_rl_note(uintptr_t addr, uint64_t *tag_word, uint64_t tag, uintptr_t ip)
 {
     int n = nsince_rl;
-    if (n && since_rl[n - 1].addr == addr && since_rl[n - 1].tag == tag)
+    struct rl_taken x = {addr, tag_word, tag, ip};
+    if (n && since_rl[n - 1].addr == addr) {
+        if (since_rl[n - 1].tag != tag) /* an earlier lifetime's */
+            since_rl[n - 1] = x;
         return 1;
-    if (n == SINCE_MAX)
+    }
+    if (n == SINCE_MAX && (n = since_rl_make_room()) == SINCE_MAX)
         return 0;
-    since_rl[n] = (struct rl_taken){addr, tag_word, tag, ip};
+    since_rl[n] = x;
     nsince_rl = n + 1;
-    rl_count_update(t);
     return 1;
 }
 
 /* Forget the recordless "taken since" entries of addr (0: all). */
-static void since_rl_drop(struct uld_thread *t, uintptr_t addr)
+static void since_rl_drop(uintptr_t addr)
 {
+    int n = nsince_rl;
+    if (n && (!addr || since_rl[n - 1].addr == addr)) { /* the newest: the common one */
+        nsince_rl = addr ? n - 1 : 0;
+        return;
+    }
     int k = 0;
-    for (int i = 0; i < nsince_rl; i++)
-        if (addr && since_rl[i].addr != addr)
+    for (int i = 0; i < n; i++)
+        if (since_rl[i].addr != addr)
             since_rl[k++] = since_rl[i];
     nsince_rl = k;
-    rl_count_update(t);
 }
 
 /* The list is full: drop the needs of locks destroyed since, else move
@@ -450,50 +487,79 @@ static int rl_make_room(struct uld_thread *t, struct uld_end_needs *en)
     return k;
 }
 
+/* The stack of this thread's acquisitions of the class in `tag` at ip, or
+ * 0 if it has none yet (the slow path captures it). */
+static uint32_t rl_stack(struct uld_end_needs *en, uint64_t tag, uintptr_t ip)
+{
+    uint32_t tag_class = (uint32_t)(tag >> 32);
+    if (rl_site.tag_class == tag_class && rl_site.ip == ip)
+        return rl_site.stack;
+    const struct uld_class *c = uld_lazy_class(tag);
+    if (!c)
+        return 0;
+    const struct need_stack *s = need_stack_slot(en, c, ip);
+    if (s->cls != c || s->ip != ip || !s->stack)
+        return 0;
+    rl_site = (struct rl_site){tag_class, s->stack, ip};
+    return s->stack;
+}
+
+/* The thread-end need, in en's list.  0: the slow path notes it (no stack
+ * for its site yet, a join holding locks waiting already). */
+static int rl_note(struct uld_thread *t, struct uld_end_needs *en, uintptr_t addr,
+                   uint64_t *tag_word, uint64_t tag, uintptr_t ip)
+{
+    if (atomic_load_explicit(&en->waited, memory_order_relaxed))
+        return 0;
+    int n = atomic_load_explicit(&en->rl_n, memory_order_relaxed);
+    if (n && en->rl[n - 1].addr == addr && en->rl[n - 1].tag == tag)
+        return 1; /* this lifetime, taken again */
+    uint32_t stack = rl_stack(en, tag, ip);
+    if (!stack)
+        return 0;
+    if (n && en->rl[n - 1].addr == addr) /* an earlier lifetime's: replaced */
+        n--;
+    else if (n == RL_MAX)
+        n = rl_make_room(t, en);
+    rl_write(&en->rl[n], addr, tag_word, tag, ip, stack);
+    atomic_store_explicit(&en->rl_n, n + 1, memory_order_release);
+    atomic_thread_fence(memory_order_seq_cst); /* see struct uld_end_needs */
+    return !atomic_load_explicit(&en->waited, memory_order_relaxed);
+}
+
 /*
- * A recordless acquisition's need: its address and pending tag, noted
- * lock-free once its (class, site) has a stack.  0: the slow path notes it
- * (a site without a stack yet, a join holding locks waiting already).
+ * A recordless acquisition's needs: its address and pending tag, noted
+ * lock-free once its (class, site) has a stack.  0: the slow path notes
+ * them (that site's first acquisition, a full list, a join holding locks
+ * waiting already).
  */
 int uld_wait_note_recordless(struct uld_thread *t, uintptr_t addr, uint64_t *tag_word,
                              uint64_t tag, uintptr_t ip)
 {
     struct uld_end_needs *en = own_needs;
-    if (!since_rl_note(t, addr, tag_word, tag, ip))
-        return 0;
-    if (!en)
-        return 1; /* an end nothing waits for (the main thread's) needs nothing */
-    const struct uld_class *c = uld_lazy_class(tag);
-    if (!c || atomic_load_explicit(&en->waited, memory_order_relaxed))
-        return 0;
-    int n = atomic_load_explicit(&en->rl_n, memory_order_relaxed);
-    if (n && en->rl[n - 1].addr == addr && en->rl[n - 1].tag == tag)
-        return 1; /* this lifetime, taken again */
-    const struct need_stack *s = need_stack_slot(en, c, ip);
-    if (s->cls != c || s->ip != ip || !s->stack)
-        return 0;
-    if (n == RL_MAX)
-        n = rl_make_room(t, en);
-    rl_write(&en->rl[n], addr, tag_word, tag, ip, s->stack);
-    rl_set_count(t, en, n + 1);
-    atomic_thread_fence(memory_order_seq_cst); /* see struct uld_end_needs */
-    return !atomic_load_explicit(&en->waited, memory_order_relaxed);
+    /* an end nothing waits for (the main thread's) needs nothing */
+    int ok = since_rl_note(addr, tag_word, tag, ip) && (!en || rl_note(t, en, addr, tag_word, tag, ip));
+    rl_count_update(t);
+    return ok;
 }
 
 /* The lock at addr is gone (destroyed, or recorded as a need of its own). */
 void uld_wait_recordless_drop(struct uld_thread *t, uintptr_t addr)
 {
     struct uld_end_needs *en = own_needs;
-    since_rl_drop(t, addr);
-    if (!en)
-        return;
-    int n = atomic_load_explicit(&en->rl_n, memory_order_relaxed);
-    for (int i = 0; i < n; i++)
-        if (en->rl[i].addr == addr)
-            rl_write(&en->rl[i], 0, NULL, 0, 0, 0);
+    since_rl_drop(addr);
+    int n = en ? atomic_load_explicit(&en->rl_n, memory_order_relaxed) : 0;
+    if (n && en->rl[n - 1].addr == addr) /* the newest: the common one */
+        n--;
+    else
+        for (int i = 0; i < n; i++)
+            if (en->rl[i].addr == addr)
+                rl_write(&en->rl[i], 0, NULL, 0, 0, 0);
     while (n > 0 && !en->rl[n - 1].addr)
         n--;
-    rl_set_count(t, en, n);
+    if (en)
+        atomic_store_explicit(&en->rl_n, n, memory_order_release);
+    rl_count_update(t);
 }
 
 /* The thread ends: what it needed stays with its end until the join. */
@@ -777,7 +843,8 @@ void uld_wait_barrier_passed(struct uld_thread *t)
     /* a new round: what it takes to arrive next time starts now, and the
      * memo is set aside so each lock's next acquisition is seen again */
     nsince = 0;
-    since_rl_drop(t, 0);
+    since_rl_drop(0);
+    rl_count_update(t);
     for (int i = 0; i < ULD_FAST_SLOTS; i++)
         uld_fast_set_aside(t, &t->fast[i]);
 }
