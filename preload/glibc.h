@@ -112,8 +112,10 @@ static inline int mutex_fork_owner(const pthread_mutex_t *m)
     return (m->__data.__kind & GLIBC_MUTEX_PSHARED) ? 0 : mutex_owner(m);
 }
 
-/* A mutex whose mutex_desc has no flags and a tag word: a plain one
- * (normal or adaptive; not destroyed, robust, shared or priority-aware). */
+/* A plain mutex: normal or adaptive, with no other bit in __kind (not
+ * destroyed, robust, shared, priority-aware or marked for elision).  Each
+ * has a tag word and no flags in mutex_desc; the elision-marked ones,
+ * which mutex_desc also calls plain, take the slow path. */
 static inline int mutex_plain(const pthread_mutex_t *m)
 {
     int kind = __atomic_load_n(&m->__data.__kind, __ATOMIC_RELAXED);
